@@ -1,0 +1,45 @@
+# vkfftgo — build, test and install. `make run` and `make test` do all set-up on a
+# fresh Debian machine (as root, or with sudo).
+SHELL := /bin/bash
+GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
+BACKEND ?= opencl
+BUILD ?= build
+export CGO_CFLAGS ?= -O2 -g
+# PoCL compiles kernels with all cores; keep tests deterministic and quiet.
+export POCL_DEBUG ?= 0
+
+.PHONY: all setup vendor build vet test test-go run bench clean
+all: build
+
+setup: ## install system packages (PoCL, OpenCL headers, cmake, pkg-config) and vendor VkFFT
+	@scripts/setup.sh
+	@$(MAKE) --no-print-directory vendor
+
+vendor: ## unpack the pinned VkFFT headers into cvendor/include
+	@cvendor/fetch.sh
+
+build: setup
+	$(GO) build ./...
+	$(GO) build -o $(BUILD)/bin/vkfft ./cmd/vkfft
+
+vet: setup
+	$(GO) vet ./...
+
+test-go: setup
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race' ./vkfft/
+
+test: test-go ## everything CI runs (Go tests; C/C++ consumer tests are added by mk/*.mk)
+
+run: build ## the main job: device list, benchmark and accuracy check on the default device
+	$(BUILD)/bin/vkfft info
+	$(BUILD)/bin/vkfft bench
+
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchmem ./vkfft/
+
+clean:
+	rm -rf $(BUILD)
+
+-include mk/*.mk

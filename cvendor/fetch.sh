@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Unpacks the pinned VkFFT headers into cvendor/include (ignored by git).
+# The .deb comes from Debian trixie through a private apt setup and is checked against
+# the SHA-256 pinned in cvendor/VERSION (and vkfft/vkfft_version.go) before use.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/VERSION"
+out="$here/include"
+stamp="$out/.sha256"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$VKFFT_DEB_SHA256" ] && [ -f "$out/vkFFT.h" ]; then
+  exit 0
+fi
+cache=${VKFFTGO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vkfftgo}/debs
+"$here/../scripts/apt-trixie.sh" "$cache" "$VKFFT_DEB=$VKFFT_DEB_VERSION"
+deb="$cache/$VKFFT_DEB_FILE"
+got=$(sha256sum "$deb" | cut -d' ' -f1)
+if [ "$got" != "$VKFFT_DEB_SHA256" ]; then
+  echo "cvendor: checksum mismatch for $VKFFT_DEB_FILE: got $got, want $VKFFT_DEB_SHA256" >&2
+  rm -f "$deb"
+  exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dpkg-deb -x "$deb" "$tmp"
+rm -rf "$out"
+mkdir -p "$out"
+cp -r "$tmp/usr/include/." "$out/"
+echo "$VKFFT_DEB_SHA256" >"$stamp"
+echo "cvendor: VkFFT $VKFFT_DEB_VERSION headers in $out"

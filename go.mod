@@ -1,0 +1,3 @@
+module github.com/vkfftgo/vkfftgo
+
+go 1.24.0

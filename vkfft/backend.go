@@ -1,0 +1,32 @@
+package vkfft
+
+// Backend identifies the GPU API a build uses; its value is VkFFT's VKFFT_BACKEND number.
+type Backend int
+
+const (
+	// Vulkan is VKFFT_BACKEND 0 (not implemented yet).
+	Vulkan Backend = 0
+	// CUDA is VKFFT_BACKEND 1, chosen with the cuda build tag.
+	CUDA Backend = 1
+	// OpenCL is VKFFT_BACKEND 3, the default.
+	OpenCL Backend = 3
+	// NoBackend is reported by builds without cgo.
+	NoBackend Backend = -1
+)
+
+func (b Backend) String() string {
+	switch b {
+	case Vulkan:
+		return "vulkan"
+	case CUDA:
+		return "cuda"
+	case OpenCL:
+		return "opencl"
+	case NoBackend:
+		return "none"
+	}
+	return "unknown"
+}
+
+// CurrentBackend returns the backend this binary was built with.
+func CurrentBackend() Backend { return compiledBackend }

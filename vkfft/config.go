@@ -1,0 +1,176 @@
+package vkfft
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// Norm selects how transforms are scaled, with numpy's meaning for norm=.
+type Norm int
+
+const (
+	// NormBackward leaves Forward unscaled and scales Inverse by 1/N (the default).
+	NormBackward Norm = iota
+	// NormOrtho scales both directions by 1/sqrt(N), making the pair unitary.
+	NormOrtho
+	// NormForward scales Forward by 1/N and leaves Inverse unscaled.
+	NormForward
+)
+
+func (n Norm) String() string {
+	switch n {
+	case NormBackward:
+		return "backward"
+	case NormOrtho:
+		return "ortho"
+	case NormForward:
+		return "forward"
+	}
+	return fmt.Sprintf("Norm(%d)", int(n))
+}
+
+// LUT selects where VkFFT takes its twiddle factors from.
+type LUT int
+
+const (
+	// LUTDefault lets the package choose: tables in single precision, where the GPU's
+	// fast sin/cos would cost accuracy, and VkFFT's own choice in double precision.
+	LUTDefault LUT = iota
+	// LUTOn always reads precomputed twiddle tables (most accurate).
+	LUTOn
+	// LUTOff computes twiddles with sin/cos in the kernels (fastest, least accurate
+	// in single precision on GPUs).
+	LUTOff
+)
+
+// Tuning holds VkFFT's launch-configuration knobs. Zero fields keep VkFFT's defaults.
+// They change the generated kernels, so they are part of a plan's identity.
+type Tuning struct {
+	CoalescedMemory int // bytes per coalesced access (32 on NVIDIA and AMD, 64 on Intel)
+	AimThreads      int // threads per block to aim at (VkFFT's default 128)
+	RegisterBoost   int // emulate this many times more shared memory with registers
+}
+
+// Config describes a transform. The zero value of every field but Shape is useful.
+type Config struct {
+	// Shape of one transform, row-major (last axis contiguous), 1 to 3 axes. For real
+	// plans it is the shape of the real data; the spectrum's last axis has n/2+1
+	// elements, as numpy's rfftn.
+	Shape []int
+	// Batch is the number of transforms of Shape laid one after another; 0 means 1.
+	Batch int
+	// Norm is the normalisation (default NormBackward).
+	Norm Norm
+	// LUT selects the twiddle source (default LUTDefault).
+	LUT LUT
+	// Tuning overrides VkFFT's launch configuration.
+	Tuning Tuning
+}
+
+// kind distinguishes complex-to-complex from real-to-complex plans.
+type kind int
+
+const (
+	kindC2C kind = iota
+	kindR2C
+)
+
+// layout is a validated Config with the sizes a plan needs.
+type layout struct {
+	cfg          Config // Shape copied, Batch >= 1
+	kind         kind
+	double       bool
+	n            int // points per transform, prod(Shape)
+	complexLen   int // complex elements in all batches
+	realLen      int // real elements in all batches (R2C only)
+	complexBytes int64
+	realBytes    int64
+	fwdScale     float64
+	invScale     float64
+}
+
+const maxRank = 3
+
+// validate checks cfg and computes the plan's sizes; elemSize is the size of one
+// complex element (8 or 16 bytes).
+func validate(cfg Config, k kind, complexSize uintptr) (layout, error) {
+	l := layout{kind: k, double: complexSize == 16}
+	if len(cfg.Shape) == 0 {
+		return l, fmt.Errorf("%w: no dimensions (Shape is empty)", ErrInvalidShape)
+	}
+	if len(cfg.Shape) > maxRank {
+		return l, fmt.Errorf("%w: %d dimensions %v; at most %d are supported", ErrInvalidShape,
+			len(cfg.Shape), cfg.Shape, maxRank)
+	}
+	for i, d := range cfg.Shape {
+		if d <= 0 {
+			return l, fmt.Errorf("%w: dimension %d of %v is %d; dimensions must be positive",
+				ErrInvalidShape, i, cfg.Shape, d)
+		}
+	}
+	if cfg.Batch < 0 {
+		return l, fmt.Errorf("%w: batch %d is negative", ErrInvalidBatch, cfg.Batch)
+	}
+	if cfg.Norm < NormBackward || cfg.Norm > NormForward {
+		return l, fmt.Errorf("%w: unknown normalisation %v", ErrInvalidArgument, cfg.Norm)
+	}
+	if cfg.LUT < LUTDefault || cfg.LUT > LUTOff {
+		return l, fmt.Errorf("%w: unknown LUT mode %d", ErrInvalidArgument, int(cfg.LUT))
+	}
+	if cfg.Tuning.CoalescedMemory < 0 || cfg.Tuning.AimThreads < 0 || cfg.Tuning.RegisterBoost < 0 {
+		return l, fmt.Errorf("%w: negative tuning value %+v", ErrInvalidArgument, cfg.Tuning)
+	}
+	cfg.Shape = append([]int(nil), cfg.Shape...)
+	if cfg.Batch == 0 {
+		cfg.Batch = 1
+	}
+	l.cfg = cfg
+
+	last := cfg.Shape[len(cfg.Shape)-1]
+	n, ok := 1, true
+	for _, d := range cfg.Shape {
+		n, ok = mulCheck(n, d, ok)
+	}
+	outer, _ := mulCheck(n/last, cfg.Batch, true)
+	l.n = n
+	if k == kindR2C {
+		l.realLen, ok = mulCheck(n, cfg.Batch, ok)
+		l.complexLen, ok = mulCheck(outer, last/2+1, ok)
+	} else {
+		l.complexLen, ok = mulCheck(n, cfg.Batch, ok)
+	}
+	cb, ok := mulCheck(l.complexLen, int(complexSize), ok)
+	rb, ok := mulCheck(l.realLen, int(complexSize/2), ok)
+	if !ok {
+		return l, fmt.Errorf("%w: shape %v with batch %d overflows 64-bit sizes", ErrTooLarge,
+			cfg.Shape, cfg.Batch)
+	}
+	l.complexBytes, l.realBytes = int64(cb), int64(rb)
+
+	l.fwdScale, l.invScale = 1, 1
+	switch cfg.Norm {
+	case NormOrtho:
+		l.fwdScale = 1 / math.Sqrt(float64(n))
+		l.invScale = l.fwdScale
+	case NormForward:
+		l.fwdScale = 1 / float64(n)
+	}
+	return l, nil
+}
+
+// mulCheck multiplies non-negative ints, clearing ok on overflow.
+func mulCheck(a, b int, ok bool) (int, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int(lo), ok
+}
+
+// sizeOf returns the size in bytes of one element of type T.
+func sizeOf[T any]() uintptr {
+	var z T
+	return unsafe.Sizeof(z)
+}

@@ -1,0 +1,192 @@
+package vkfft
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// DeviceInfo describes a device as Devices lists it.
+type DeviceInfo struct {
+	Index           int     // the ordinal to pass to Open
+	Name            string  // e.g. "NVIDIA H200", "pthread-Intel(R) Xeon(R) ..."
+	Vendor          string  // e.g. "NVIDIA Corporation"
+	Driver          string  // driver version
+	Platform        string  // OpenCL platform name, or "CUDA"
+	Backend         Backend // the GPU API of this build
+	GlobalMemory    uint64  // bytes
+	MaxAllocation   uint64  // largest single buffer, bytes
+	VendorID        uint32  // PCI vendor (0x10DE NVIDIA) where the API reports it
+	ComputeMajor    int     // CUDA compute capability; 0 elsewhere
+	ComputeMinor    int
+	DoublePrecision bool // complex128/float64 plans can run
+}
+
+// Devices lists the devices of this build's backend, across all platforms, in the
+// order Open numbers them.
+func Devices() ([]DeviceInfo, error) {
+	n, err := deviceCount()
+	if err != nil {
+		return nil, opError("devices", err)
+	}
+	out := make([]DeviceInfo, 0, n)
+	for i := 0; i < n; i++ {
+		info, err := deviceQuery(i)
+		if err != nil {
+			return nil, opError("devices", err)
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// MemStats counts the device memory a Device's plans and buffers hold through this
+// package (VkFFT's own small tables are not included).
+type MemStats struct {
+	LiveAllocations int64 // allocations not yet freed
+	LiveBytes       int64 // their size
+	Allocations     int64 // allocations made since Open
+	Frees           int64 // allocations freed since Open
+}
+
+// Device is an open GPU: one context and one in-order queue (stream), created by Open
+// and released by Close. Plans and buffers made on it share them.
+type Device struct {
+	// mu is held shared by anything that uses h, and exclusively by Close. Lock order:
+	// Device.mu, then a plan's mutex, then a buffer's.
+	mu        sync.RWMutex
+	h         deviceHandle // nil once closed
+	info      DeviceInfo
+	resMu     sync.Mutex
+	resources map[resource]struct{}
+
+	liveAllocs, liveBytes, allocs, frees atomic.Int64
+}
+
+// resource is something a Device frees when it closes: a plan or a buffer. release is
+// called with Device.mu held and takes the resource's own lock.
+type resource interface{ release() }
+
+// Open opens device ordinal (an index into Devices).
+func Open(ordinal int) (*Device, error) {
+	if ordinal < 0 {
+		return nil, opError("open", fmt.Errorf("%w: device %d", ErrNoDevice, ordinal))
+	}
+	h, info, err := deviceOpen(ordinal)
+	if err != nil {
+		return nil, opError("open", err)
+	}
+	return &Device{h: h, info: info, resources: make(map[resource]struct{})}, nil
+}
+
+// Info describes the device.
+func (d *Device) Info() DeviceInfo { return d.info }
+
+// Close frees every plan and buffer still open on the device, then the context and
+// queue. It is idempotent; afterwards every call on the device or its plans and
+// buffers returns an error wrapping ErrClosed.
+func (d *Device) Close() error {
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.h == nil {
+		return nil
+	}
+	d.resMu.Lock()
+	rs := d.resources
+	d.resources = nil
+	d.resMu.Unlock()
+	for r := range rs {
+		r.release()
+	}
+	deviceClose(d.h)
+	d.h = nil
+	return nil
+}
+
+// Sync waits until all work queued on the device has finished.
+func (d *Device) Sync() error {
+	h, err := d.use("sync")
+	if err != nil {
+		return err
+	}
+	defer d.mu.RUnlock()
+	if err := deviceSync(h); err != nil {
+		return opError("sync", err)
+	}
+	return nil
+}
+
+// MemStats reports the device memory held by the device's plans and buffers.
+func (d *Device) MemStats() MemStats {
+	return MemStats{
+		LiveAllocations: d.liveAllocs.Load(),
+		LiveBytes:       d.liveBytes.Load(),
+		Allocations:     d.allocs.Load(),
+		Frees:           d.frees.Load(),
+	}
+}
+
+// use takes the device's shared lock and returns its handle; the caller must
+// d.mu.RUnlock() when it has no error.
+func (d *Device) use(op string) (deviceHandle, error) {
+	if d == nil {
+		return nil, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
+	}
+	d.mu.RLock()
+	if d.h == nil {
+		d.mu.RUnlock()
+		return nil, closedError(op, "device")
+	}
+	return d.h, nil
+}
+
+// track registers r to be released by Close; the caller holds d.mu shared.
+func (d *Device) track(r resource) {
+	d.resMu.Lock()
+	d.resources[r] = struct{}{}
+	d.resMu.Unlock()
+}
+
+// closeResource closes r on behalf of its owner's Close: a no-op once the device has
+// closed (which released r already).
+func (d *Device) closeResource(r resource) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.h == nil {
+		return
+	}
+	r.release()
+	d.resMu.Lock()
+	delete(d.resources, r)
+	d.resMu.Unlock()
+}
+
+// alloc allocates device memory; the caller holds d.mu shared.
+func (d *Device) alloc(bytes int64) (uint64, error) {
+	if d.info.MaxAllocation != 0 && uint64(bytes) > d.info.MaxAllocation {
+		return 0, fmt.Errorf("%w: %d bytes in one buffer; %s allows at most %d", ErrTooLarge, bytes,
+			d.info.Name, d.info.MaxAllocation)
+	}
+	m, err := memAlloc(d.h, bytes)
+	if err != nil {
+		return 0, err
+	}
+	d.liveAllocs.Add(1)
+	d.liveBytes.Add(bytes)
+	d.allocs.Add(1)
+	return m, nil
+}
+
+// free releases memory from alloc; the caller holds d.mu (either way).
+func (d *Device) free(m uint64, bytes int64) {
+	if m == 0 {
+		return
+	}
+	memFree(d.h, m)
+	d.liveAllocs.Add(-1)
+	d.liveBytes.Add(-bytes)
+	d.frees.Add(1)
+}

@@ -1,0 +1,54 @@
+package vkfft
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Every error this package returns wraps one of them, so callers can
+// test with errors.Is; the full message reads "vkfft: <operation>: <sentinel>: <detail>".
+var (
+	// ErrClosed: the Device, Plan or Buffer was closed.
+	ErrClosed = errors.New("closed")
+	// ErrInvalidShape: a dimension is zero or negative, or the rank is not 1, 2 or 3.
+	ErrInvalidShape = errors.New("invalid shape")
+	// ErrInvalidBatch: the batch count is negative.
+	ErrInvalidBatch = errors.New("invalid batch")
+	// ErrInvalidArgument: some other argument is out of range.
+	ErrInvalidArgument = errors.New("invalid argument")
+	// ErrLength: a slice or buffer does not have the length the plan needs.
+	ErrLength = errors.New("wrong length")
+	// ErrNilBuffer: a nil slice or Buffer was passed.
+	ErrNilBuffer = errors.New("nil buffer")
+	// ErrTooLarge: the transform does not fit the device (or int64 arithmetic).
+	ErrTooLarge = errors.New("too large for the device")
+	// ErrOutOfMemory: the device (or the host) ran out of memory. Freeing plans or
+	// buffers and trying again can succeed.
+	ErrOutOfMemory = errors.New("out of device memory")
+	// ErrUnsupported: VkFFT or the device cannot do this (a size, double precision).
+	ErrUnsupported = errors.New("unsupported")
+	// ErrWrongDevice: a Buffer belongs to another Device than the Plan.
+	ErrWrongDevice = errors.New("buffer of another device")
+	// ErrPrecision: the element types of a real plan do not match in precision.
+	ErrPrecision = errors.New("mismatched precision")
+	// ErrNoDevice: there is no such device.
+	ErrNoDevice = errors.New("no such device")
+	// ErrNoBackend: the package was built without cgo, so no GPU API is available.
+	ErrNoBackend = errors.New("built without a GPU backend (CGO_ENABLED=0)")
+	// ErrVersion: the VkFFT headers compiled in are older than 1.3.4.
+	ErrVersion = errors.New("VkFFT version too old")
+	// ErrBackend: the GPU API (OpenCL, CUDA) reported an error.
+	ErrBackend = errors.New("GPU API error")
+	// ErrVkFFT: VkFFT reported an error.
+	ErrVkFFT = errors.New("VkFFT error")
+)
+
+// opError prefixes an error with the package and the operation that failed.
+func opError(op string, err error) error {
+	return fmt.Errorf("vkfft: %s: %w", op, err)
+}
+
+// closedError reports use of a closed object ("vkfft: forward: closed plan").
+func closedError(op, what string) error {
+	return fmt.Errorf("vkfft: %s: %w %s", op, ErrClosed, what)
+}

@@ -1,0 +1,49 @@
+//go:build !cgo
+
+package vkfft
+
+import "unsafe"
+
+// Without cgo there is no GPU API: everything compiles, and every call that would reach
+// the device returns ErrNoBackend.
+
+const compiledBackend = NoBackend
+
+type (
+	deviceHandle = *struct{}
+	planHandle   = *struct{}
+	status       = *struct{}
+)
+
+type planParams struct {
+	l                  layout
+	useLUT             int
+	buffer, realBuffer uint64
+	loadBlob           []byte
+	save               bool
+}
+
+func vkfftVersion() int                                        { return VkFFTVersion }
+func deviceCount() (int, error)                                { return 0, ErrNoBackend }
+func deviceQuery(int) (DeviceInfo, error)                      { return DeviceInfo{}, ErrNoBackend }
+func deviceOpen(int) (deviceHandle, DeviceInfo, error)         { return nil, DeviceInfo{}, ErrNoBackend }
+func deviceClose(deviceHandle)                                 {}
+func deviceSync(deviceHandle) error                            { return ErrNoBackend }
+func memAlloc(deviceHandle, int64) (uint64, error)             { return 0, ErrNoBackend }
+func memFree(deviceHandle, uint64)                             {}
+func newStatus() status                                        { return nil }
+func freeStatus(status)                                        {}
+func planCreate(deviceHandle, *planParams) (planHandle, error) { return nil, ErrNoBackend }
+func planDestroy(planHandle)                                   {}
+func planBinary(planHandle) []byte                             { return nil }
+
+func memUpload(deviceHandle, status, uint64, unsafe.Pointer, int64) error   { return ErrNoBackend }
+func memDownload(deviceHandle, status, unsafe.Pointer, uint64, int64) error { return ErrNoBackend }
+
+func planRunHost(planHandle, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, float64) error {
+	return ErrNoBackend
+}
+
+func planRunDevice(planHandle, status, bool, uint64, uint64, uint64, float64, bool) error {
+	return ErrNoBackend
+}

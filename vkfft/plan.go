@@ -1,0 +1,355 @@
+package vkfft
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+// Complex is the element type of complex data: complex64 runs in single precision,
+// complex128 in double.
+type Complex interface{ complex64 | complex128 }
+
+// Real is the element type of real data for real-to-complex plans.
+type Real interface{ float32 | float64 }
+
+// Element is any type a Buffer can hold.
+type Element interface{ Complex | Real }
+
+// plan is the part of every plan type that does not depend on the element types: one
+// VkFFT application with its own device buffers, built once.
+type plan struct {
+	mu      sync.Mutex // serialises calls: a VkFFT application is not reentrant
+	dev     *Device
+	h       planHandle // nil once closed
+	st      status     // C memory for the hot path's error reports
+	l       layout
+	buf     uint64 // complex data, l.complexBytes
+	realBuf uint64 // real data (R2C), l.realBytes
+	binary  []byte // compiled kernels, when asked to keep them
+}
+
+// planOptions are the internal knobs of newPlan.
+type planOptions struct {
+	loadBlob []byte
+	save     bool
+}
+
+// newPlan allocates the plan's buffers and builds its VkFFT application.
+func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
+	h, err := d.use("new plan")
+	if err != nil {
+		return nil, err
+	}
+	defer d.mu.RUnlock()
+	if l.double && !d.info.DoublePrecision {
+		return nil, opError("new plan", fmt.Errorf("%w: %s has no double precision", ErrUnsupported,
+			d.info.Name))
+	}
+	p := &plan{dev: d, l: l}
+	if p.buf, err = d.alloc(l.complexBytes); err != nil {
+		return nil, opError("new plan", err)
+	}
+	if l.kind == kindR2C {
+		if p.realBuf, err = d.alloc(l.realBytes); err != nil {
+			d.free(p.buf, l.complexBytes)
+			return nil, opError("new plan", err)
+		}
+	}
+	params := planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
+		loadBlob: opt.loadBlob, save: opt.save}
+	p.h, err = planCreate(h, &params)
+	if err != nil {
+		p.freeBuffers()
+		return nil, opError("new plan", err)
+	}
+	if opt.save {
+		p.binary = planBinary(p.h)
+	}
+	p.st = newStatus()
+	d.track(p)
+	return p, nil
+}
+
+// lutSetting maps Config.LUT to VkFFT's useLUT (-1 off, 0 auto, 1 on).
+func lutSetting(l layout) int {
+	switch l.cfg.LUT {
+	case LUTOn:
+		return 1
+	case LUTOff:
+		return -1
+	}
+	if l.double {
+		return 0
+	}
+	return 1
+}
+
+func (p *plan) freeBuffers() {
+	p.dev.free(p.buf, p.l.complexBytes)
+	p.dev.free(p.realBuf, p.l.realBytes)
+	p.buf, p.realBuf = 0, 0
+}
+
+// release frees everything the plan holds; the caller holds p.dev.mu.
+func (p *plan) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return
+	}
+	planDestroy(p.h)
+	p.h = nil
+	p.freeBuffers()
+	freeStatus(p.st)
+	p.st = nil
+}
+
+func (p *plan) close() error {
+	p.dev.closeResource(p)
+	return nil
+}
+
+func direction(inverse bool) string {
+	if inverse {
+		return "inverse"
+	}
+	return "forward"
+}
+
+func scaleFor(l *layout, inverse bool) float64 {
+	if inverse {
+		return l.invScale
+	}
+	return l.fwdScale
+}
+
+// checkLen reports a nil or wrongly sized slice argument.
+func checkLen(op, name string, isNil bool, got, want int) error {
+	if isNil {
+		return fmt.Errorf("vkfft: %s: %w: %s is nil", op, ErrNilBuffer, name)
+	}
+	if got != want {
+		return fmt.Errorf("vkfft: %s: %w: %s has %d elements, the plan needs %d", op, ErrLength, name,
+			got, want)
+	}
+	return nil
+}
+
+// runHost is the hot path for host slices: one cgo call that uploads, transforms and
+// downloads. Lengths were checked by the caller.
+func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src unsafe.Pointer,
+	srcBytes int64) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return closedError(direction(inverse), "plan")
+	}
+	if err := planRunHost(p.h, p.st, inverse, dst, dstBytes, src, srcBytes, scaleFor(&p.l, inverse)); err != nil {
+		return opError(direction(inverse), err)
+	}
+	return nil
+}
+
+// runDevice transforms device buffers. For C2C, buf is both input and output unless
+// copyFrom is given; for R2C, buf holds the spectrum and realBuf the real data.
+func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
+	op := direction(inverse)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return closedError(op, "plan")
+	}
+	bufs := [...]*buffer{buf, realBuf, copyFrom}
+	var mem [3]uint64
+	var err error
+	locked := 0
+	for i, b := range bufs {
+		if b == nil {
+			continue
+		}
+		b.mu.RLock()
+		locked = i + 1
+		if b.m == 0 {
+			err = closedError(op, "buffer")
+			break
+		}
+		if b.dev != p.dev {
+			err = opError(op, ErrWrongDevice)
+			break
+		}
+		mem[i] = b.m
+	}
+	if err == nil {
+		err = planRunDevice(p.h, p.st, inverse, mem[0], mem[1], mem[2], scaleFor(&p.l, inverse), false)
+		if err != nil {
+			err = opError(op, err)
+		}
+	}
+	for _, b := range bufs[:locked] {
+		if b != nil {
+			b.mu.RUnlock()
+		}
+	}
+	return err
+}
+
+// Plan is a complex-to-complex transform of one shape, batch and precision, built once
+// and run any number of times.
+type Plan[T Complex] struct{ p *plan }
+
+// NewPlan builds a complex-to-complex plan on d: it compiles the kernels and allocates
+// the device buffers every later call reuses.
+func NewPlan[T Complex](d *Device, cfg Config) (*Plan[T], error) {
+	l, err := validate(cfg, kindC2C, sizeOf[T]())
+	if err != nil {
+		return nil, opError("new plan", err)
+	}
+	p, err := newPlan(d, l, planOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &Plan[T]{p: p}, nil
+}
+
+// Len is the number of elements Forward and Inverse take and return: Batch × prod(Shape).
+func (p *Plan[T]) Len() int { return p.p.l.complexLen }
+
+// Config returns the plan's configuration, with Batch filled in.
+func (p *Plan[T]) Config() Config { return cloneConfig(p.p.l.cfg) }
+
+// Forward computes the forward transform of src into dst (host slices of Len
+// elements). dst and src may be the same slice.
+func (p *Plan[T]) Forward(dst, src []T) error { return p.run(false, dst, src) }
+
+// Inverse computes the inverse transform of src into dst, scaled as Config.Norm says.
+func (p *Plan[T]) Inverse(dst, src []T) error { return p.run(true, dst, src) }
+
+func (p *Plan[T]) run(inverse bool, dst, src []T) error {
+	n := p.p.l.complexLen
+	if err := checkLen(direction(inverse), "src", src == nil, len(src), n); err != nil {
+		return err
+	}
+	if err := checkLen(direction(inverse), "dst", dst == nil, len(dst), n); err != nil {
+		return err
+	}
+	bytes := p.p.l.complexBytes
+	return p.p.runHost(inverse, unsafe.Pointer(&dst[0]), bytes, unsafe.Pointer(&src[0]), bytes)
+}
+
+// ForwardBuffer transforms device buffer src into dst without host copies; dst may be
+// src (in place, the fastest). The work is queued on the device: read results with
+// dst.Download or wait with Device.Sync.
+func (p *Plan[T]) ForwardBuffer(dst, src *Buffer[T]) error { return p.runBuffers(false, dst, src) }
+
+// InverseBuffer is the inverse of ForwardBuffer.
+func (p *Plan[T]) InverseBuffer(dst, src *Buffer[T]) error { return p.runBuffers(true, dst, src) }
+
+func (p *Plan[T]) runBuffers(inverse bool, dst, src *Buffer[T]) error {
+	op := direction(inverse)
+	n := p.p.l.complexLen
+	if err := checkBuffer(op, "src", src, n); err != nil {
+		return err
+	}
+	if err := checkBuffer(op, "dst", dst, n); err != nil {
+		return err
+	}
+	var from *buffer
+	if dst != src {
+		from = &src.b
+	}
+	return p.p.runDevice(inverse, &dst.b, nil, from)
+}
+
+// Close frees the plan's kernels and device buffers. It is idempotent.
+func (p *Plan[T]) Close() error { return p.p.close() }
+
+// RealPlan is a real-to-complex (Forward) and complex-to-real (Inverse) transform in
+// numpy's rfftn layout: the last axis of the spectrum has Shape[-1]/2+1 elements. R and
+// C must have the same precision: float32 with complex64, float64 with complex128.
+type RealPlan[R Real, C Complex] struct{ p *plan }
+
+// NewRealPlan builds a real-to-complex plan on d; cfg.Shape is the real data's shape.
+func NewRealPlan[R Real, C Complex](d *Device, cfg Config) (*RealPlan[R, C], error) {
+	if 2*sizeOf[R]() != sizeOf[C]() {
+		var r R
+		var c C
+		return nil, opError("new plan", fmt.Errorf("%w: real %T with complex %T", ErrPrecision, r, c))
+	}
+	l, err := validate(cfg, kindR2C, sizeOf[C]())
+	if err != nil {
+		return nil, opError("new plan", err)
+	}
+	p, err := newPlan(d, l, planOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &RealPlan[R, C]{p: p}, nil
+}
+
+// RealLen is the number of real elements: Batch × prod(Shape).
+func (p *RealPlan[R, C]) RealLen() int { return p.p.l.realLen }
+
+// ComplexLen is the number of spectrum elements: Batch × prod(Shape[:-1]) × (Shape[-1]/2+1).
+func (p *RealPlan[R, C]) ComplexLen() int { return p.p.l.complexLen }
+
+// Config returns the plan's configuration, with Batch filled in.
+func (p *RealPlan[R, C]) Config() Config { return cloneConfig(p.p.l.cfg) }
+
+// Forward computes the half spectrum of real src into dst.
+func (p *RealPlan[R, C]) Forward(dst []C, src []R) error {
+	l := &p.p.l
+	if err := checkLen("forward", "src", src == nil, len(src), l.realLen); err != nil {
+		return err
+	}
+	if err := checkLen("forward", "dst", dst == nil, len(dst), l.complexLen); err != nil {
+		return err
+	}
+	return p.p.runHost(false, unsafe.Pointer(&dst[0]), l.complexBytes, unsafe.Pointer(&src[0]), l.realBytes)
+}
+
+// Inverse computes the real signal of half spectrum src into dst, scaled as Config.Norm
+// says. src is not modified.
+func (p *RealPlan[R, C]) Inverse(dst []R, src []C) error {
+	l := &p.p.l
+	if err := checkLen("inverse", "src", src == nil, len(src), l.complexLen); err != nil {
+		return err
+	}
+	if err := checkLen("inverse", "dst", dst == nil, len(dst), l.realLen); err != nil {
+		return err
+	}
+	return p.p.runHost(true, unsafe.Pointer(&dst[0]), l.realBytes, unsafe.Pointer(&src[0]), l.complexBytes)
+}
+
+// ForwardBuffer transforms real device data src into the half spectrum dst.
+func (p *RealPlan[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
+	l := &p.p.l
+	if err := checkBuffer("forward", "src", src, l.realLen); err != nil {
+		return err
+	}
+	if err := checkBuffer("forward", "dst", dst, l.complexLen); err != nil {
+		return err
+	}
+	return p.p.runDevice(false, &dst.b, &src.b, nil)
+}
+
+// InverseBuffer transforms the half spectrum src into real dst. For more than one
+// axis VkFFT uses src as scratch space: its contents are undefined afterwards.
+func (p *RealPlan[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
+	l := &p.p.l
+	if err := checkBuffer("inverse", "src", src, l.complexLen); err != nil {
+		return err
+	}
+	if err := checkBuffer("inverse", "dst", dst, l.realLen); err != nil {
+		return err
+	}
+	return p.p.runDevice(true, &src.b, &dst.b, nil)
+}
+
+// Close frees the plan's kernels and device buffers. It is idempotent.
+func (p *RealPlan[R, C]) Close() error { return p.p.close() }
+
+func cloneConfig(c Config) Config {
+	c.Shape = append([]int(nil), c.Shape...)
+	return c
+}

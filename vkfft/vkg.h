@@ -1,0 +1,147 @@
+/* vkg.h — the internal C interface of package vkfft.
+ *
+ * Two layers meet here. vkg_core.c is the only translation unit that includes vkFFT.h
+ * (it is large and slow to compile); it owns plans. vkg_<backend>.c owns devices and
+ * memory for one GPU API and never sees VkFFT. Nothing in this header depends on the
+ * backend, so Go code and both layers share one set of declarations.
+ */
+#ifndef VKG_H
+#define VKG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VKG_MSG_LEN 1024
+
+/* Status codes shared by both layers; Go maps them to its sentinel errors. */
+enum {
+	VKG_OK = 0,
+	VKG_ERR_INVALID = 1,     /* bad argument */
+	VKG_ERR_NO_DEVICE = 2,   /* no such device / no platform */
+	VKG_ERR_OUT_OF_MEMORY = 3,
+	VKG_ERR_UNSUPPORTED = 4, /* size, precision or feature the device/VkFFT can't do */
+	VKG_ERR_BACKEND = 5,     /* the GPU API failed */
+	VKG_ERR_VKFFT = 6,       /* VkFFT returned an error */
+	VKG_ERR_VERSION = 7,     /* VkFFT headers too old */
+	VKG_ERR_CACHE = 8        /* a saved kernel blob was rejected */
+};
+
+/* Every call that can fail reports into one of these; the Go side keeps one per plan
+ * (C memory) for the hot path, so no error text is ever written into Go memory. */
+typedef struct vkg_status {
+	int code;
+	int native; /* the backend's or VkFFT's own code, 0 if none */
+	char msg[VKG_MSG_LEN];
+} vkg_status;
+
+int vkg_fail(vkg_status *st, int code, int native, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* A device allocation: cl_mem or CUdeviceptr, as an integer. */
+typedef uint64_t vkg_mem;
+
+typedef struct vkg_device vkg_device;
+typedef struct vkg_plan vkg_plan;
+
+typedef struct vkg_device_info {
+	char name[256];
+	char vendor[256];
+	char driver[128];
+	char platform[256];
+	uint64_t global_mem;
+	uint64_t max_alloc;
+	uint32_t vendor_id;
+	int compute_major, compute_minor; /* CUDA compute capability; 0 on OpenCL */
+	int fp64;                         /* double precision supported */
+} vkg_device_info;
+
+/* ---- backend layer (vkg_opencl.c, vkg_cuda.c) ---- */
+int vkg_backend_id(void); /* the VKFFT_BACKEND number: 3 OpenCL, 1 CUDA */
+const char *vkg_backend_name(void);
+int vkg_device_count(vkg_status *st);
+int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st);
+int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st);
+void vkg_device_close(vkg_device *dev);
+const vkg_device_info *vkg_device_get_info(const vkg_device *dev);
+
+/* The native handles VkFFT's configuration points at; they live as long as the device.
+ * Only vkg_core.c casts them to the backend's types. */
+typedef struct vkg_native {
+	void *device;  /* cl_device_id* | CUdevice* */
+	void *context; /* cl_context*   | unused */
+	void *queue;   /* cl_command_queue* | cudaStream_t* */
+} vkg_native;
+void vkg_device_native(vkg_device *dev, vkg_native *out);
+
+/* Make the device's context current on the calling thread for the length of one C call
+ * (CUDA); no-op on OpenCL. Every entry point that touches the device brackets its work. */
+int vkg_ctx_enter(vkg_device *dev, vkg_status *st);
+void vkg_ctx_leave(vkg_device *dev);
+
+int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st);
+void vkg_mem_free(vkg_device *dev, vkg_mem mem);
+/* Host <-> device copies. Writes are enqueued; a read waits for everything before it on
+ * the device's queue, so a write-run-read sequence needs no other synchronisation. */
+int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes,
+		  vkg_status *st);
+int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
+		 vkg_status *st);
+int vkg_mem_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st);
+int vkg_device_sync(vkg_device *dev, vkg_status *st);
+/* dst[i] *= factor over n real elements (float or double); for the ortho and forward
+ * normalisations, which VkFFT does not apply itself. */
+int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision, double factor,
+		  vkg_status *st);
+
+/* Device-wide wrappers that enter and leave the context themselves (for cgo calls). */
+int vkg_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st);
+void vkg_free(vkg_device *dev, vkg_mem mem);
+int vkg_upload(vkg_device *dev, vkg_mem dst, const void *src, uint64_t bytes, vkg_status *st);
+int vkg_download(vkg_device *dev, void *dst, vkg_mem src, uint64_t bytes, vkg_status *st);
+int vkg_sync(vkg_device *dev, vkg_status *st);
+
+/* ---- core layer (vkg_core.c) ---- */
+enum { VKG_C2C = 0, VKG_R2C = 1 };
+
+typedef struct vkg_plan_params {
+	int rank;            /* 1..3 */
+	uint64_t shape[3];   /* row-major, last axis contiguous (numpy order) */
+	uint64_t batch;      /* >= 1 */
+	int kind;            /* VKG_C2C or VKG_R2C */
+	int double_precision;
+	int normalize;       /* VkFFT's own 1/N on the inverse (numpy "backward") */
+	int use_lut;         /* -1 off, 0 VkFFT's choice, 1 on */
+	/* launch-configuration knobs; 0 keeps VkFFT's default */
+	uint64_t coalesced_memory, aim_threads, register_boost;
+	/* the plan's own buffers: complex data, and for R2C the real data */
+	vkg_mem buffer;
+	uint64_t buffer_bytes;
+	vkg_mem real_buffer;
+	uint64_t real_bytes;
+	/* kernel binaries: load from blob if non-NULL, else compile (and keep them if save) */
+	const void *load_blob;
+	uint64_t load_bytes;
+	int save;
+} vkg_plan_params;
+
+int vkg_vkfft_version(void);
+int vkg_plan_create(vkg_device *dev, const vkg_plan_params *params, vkg_plan **out, vkg_status *st);
+void vkg_plan_destroy(vkg_plan *plan);
+/* The compiled kernels saved at creation (params.save); valid until destroy. */
+int vkg_plan_binary(vkg_plan *plan, const void **data, uint64_t *bytes);
+
+/* One transform on device memory: enqueue only. buffer/real_buffer 0 = the plan's own.
+ * scale != 1 multiplies the output (forward/ortho normalisation). */
+int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, double scale,
+		 vkg_status *st);
+/* Host round trip through the plan's own buffers in one C call: upload src, run, download
+ * into dst and wait. For R2C the real side is src on forward and dst on inverse. */
+int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes, const void *src,
+		      uint64_t src_bytes, double scale, vkg_status *st);
+/* vkg_plan_run with the context made current (for device-buffer calls from Go). A
+ * non-zero copy_from is first copied into buffer (out-of-place C2C); wait non-zero also
+ * waits for completion. */
+int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
+			vkg_mem copy_from, double scale, int wait, vkg_status *st);
+
+#endif

@@ -1,0 +1,318 @@
+//go:build opencl || !cuda
+
+/* vkg_opencl.c — devices and memory through OpenCL (VKFFT_BACKEND 3). */
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vkg.h"
+
+struct vkg_device {
+	cl_platform_id platform;
+	cl_device_id device;
+	cl_context context;
+	cl_command_queue queue;
+	vkg_device_info info;
+	/* the normalisation kernel, built on first use; clSetKernelArg on a shared kernel is
+	 * not thread-safe, hence the lock */
+	pthread_mutex_t scale_mu;
+	cl_program scale_prog;
+	cl_kernel scale_f, scale_d;
+};
+
+int vkg_backend_id(void) { return 3; }
+const char *vkg_backend_name(void) { return "opencl"; }
+
+static int cl_fail(vkg_status *st, cl_int err, const char *what)
+{
+	int code = VKG_ERR_BACKEND;
+	if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+	    err == CL_OUT_OF_HOST_MEMORY || err == CL_INVALID_BUFFER_SIZE)
+		code = VKG_ERR_OUT_OF_MEMORY;
+	return vkg_fail(st, code, err, "OpenCL %s failed with error %d", what, err);
+}
+
+/* Finds the ordinal-th device across all platforms, in platform order. */
+static int find_device(int ordinal, cl_platform_id *plat, cl_device_id *dev, int *count, vkg_status *st)
+{
+	cl_uint np = 0, i;
+	cl_platform_id plats[32];
+	int seen = 0;
+	cl_int err = clGetPlatformIDs(32, plats, &np);
+	if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: no ICD installed */ || np == 0)
+		np = 0;
+	else if (err != CL_SUCCESS)
+		return cl_fail(st, err, "clGetPlatformIDs");
+	for (i = 0; i < np && i < 32; i++) {
+		cl_uint nd = 0;
+		cl_device_id devs[64];
+		if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS)
+			continue;
+		if (nd > 64)
+			nd = 64;
+		if (ordinal >= seen && ordinal < seen + (int)nd) {
+			*plat = plats[i];
+			*dev = devs[ordinal - seen];
+			return VKG_OK;
+		}
+		seen += (int)nd;
+	}
+	if (count) {
+		*count = seen;
+		return VKG_OK;
+	}
+	if (seen == 0)
+		return vkg_fail(st, VKG_ERR_NO_DEVICE, 0,
+				"no OpenCL device found (install a GPU driver, or pocl-opencl-icd for the CPU)");
+	return vkg_fail(st, VKG_ERR_NO_DEVICE, 0, "no OpenCL device %d: there are %d", ordinal, seen);
+}
+
+int vkg_device_count(vkg_status *st)
+{
+	cl_platform_id p;
+	cl_device_id d;
+	int n = 0;
+	int rc = find_device(-1, &p, &d, &n, st);
+	return rc ? -rc : n;
+}
+
+static void info_string(cl_device_id d, cl_device_info what, char *buf, size_t len)
+{
+	buf[0] = 0;
+	clGetDeviceInfo(d, what, len - 1, buf, NULL);
+	buf[len - 1] = 0;
+}
+
+static void fill_info(cl_platform_id p, cl_device_id d, vkg_device_info *info)
+{
+	cl_ulong mem = 0, maxalloc = 0;
+	cl_uint vid = 0;
+	char ext[8192];
+	memset(info, 0, sizeof *info);
+	info_string(d, CL_DEVICE_NAME, info->name, sizeof info->name);
+	info_string(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+	info_string(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+	clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof info->platform - 1, info->platform, NULL);
+	clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
+	clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc, NULL);
+	clGetDeviceInfo(d, CL_DEVICE_VENDOR_ID, sizeof vid, &vid, NULL);
+	info->global_mem = mem;
+	info->max_alloc = maxalloc;
+	info->vendor_id = vid;
+	info_string(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+	info->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+}
+
+int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
+{
+	cl_platform_id p;
+	cl_device_id d;
+	int rc = find_device(ordinal, &p, &d, NULL, st);
+	if (rc)
+		return rc;
+	fill_info(p, d, info);
+	return VKG_OK;
+}
+
+int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
+{
+	cl_int err;
+	vkg_device *dev;
+	cl_context_properties props[3];
+	int rc;
+
+	*out = NULL;
+	dev = calloc(1, sizeof *dev);
+	if (!dev)
+		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
+	rc = find_device(ordinal, &dev->platform, &dev->device, NULL, st);
+	if (rc) {
+		free(dev);
+		return rc;
+	}
+	fill_info(dev->platform, dev->device, &dev->info);
+	props[0] = CL_CONTEXT_PLATFORM;
+	props[1] = (cl_context_properties)dev->platform;
+	props[2] = 0;
+	dev->context = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
+	if (!dev->context) {
+		free(dev);
+		return cl_fail(st, err, "clCreateContext");
+	}
+	/* in order: VkFFT's kernels and our copies rely on queue order */
+	dev->queue = clCreateCommandQueue(dev->context, dev->device, 0, &err);
+	if (!dev->queue) {
+		clReleaseContext(dev->context);
+		free(dev);
+		return cl_fail(st, err, "clCreateCommandQueue");
+	}
+	pthread_mutex_init(&dev->scale_mu, NULL);
+	*out = dev;
+	return VKG_OK;
+}
+
+void vkg_device_close(vkg_device *dev)
+{
+	if (!dev)
+		return;
+	clFinish(dev->queue);
+	if (dev->scale_f)
+		clReleaseKernel(dev->scale_f);
+	if (dev->scale_d)
+		clReleaseKernel(dev->scale_d);
+	if (dev->scale_prog)
+		clReleaseProgram(dev->scale_prog);
+	clReleaseCommandQueue(dev->queue);
+	clReleaseContext(dev->context);
+	pthread_mutex_destroy(&dev->scale_mu);
+	free(dev);
+}
+
+const vkg_device_info *vkg_device_get_info(const vkg_device *dev) { return &dev->info; }
+
+void vkg_device_native(vkg_device *dev, vkg_native *out)
+{
+	out->device = &dev->device;
+	out->context = &dev->context;
+	out->queue = &dev->queue;
+}
+
+int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
+{
+	(void)dev;
+	(void)st;
+	return VKG_OK;
+}
+
+void vkg_ctx_leave(vkg_device *dev) { (void)dev; }
+
+int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
+{
+	cl_int err;
+	cl_mem m;
+	*out = 0;
+	if (bytes == 0)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "zero-byte allocation");
+	if (dev->info.max_alloc && bytes > dev->info.max_alloc)
+		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0,
+				"%llu bytes exceed the device's largest allocation (%llu bytes)",
+				(unsigned long long)bytes, (unsigned long long)dev->info.max_alloc);
+	m = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+	if (!m)
+		return cl_fail(st, err, "clCreateBuffer");
+	*out = (vkg_mem)(uintptr_t)m;
+	return VKG_OK;
+}
+
+void vkg_mem_free(vkg_device *dev, vkg_mem mem)
+{
+	(void)dev;
+	if (mem)
+		clReleaseMemObject((cl_mem)(uintptr_t)mem);
+}
+
+int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes,
+		  vkg_status *st)
+{
+	cl_int err = clEnqueueWriteBuffer(dev->queue, (cl_mem)(uintptr_t)dst, CL_FALSE, off, bytes, src, 0,
+					  NULL, NULL);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueWriteBuffer");
+}
+
+int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st)
+{
+	cl_int err = clEnqueueReadBuffer(dev->queue, (cl_mem)(uintptr_t)src, CL_TRUE, off, bytes, dst, 0,
+					 NULL, NULL);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueReadBuffer");
+}
+
+int vkg_mem_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
+{
+	cl_int err = clEnqueueCopyBuffer(dev->queue, (cl_mem)(uintptr_t)src, (cl_mem)(uintptr_t)dst, 0, 0,
+					 bytes, 0, NULL, NULL);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueCopyBuffer");
+}
+
+int vkg_device_sync(vkg_device *dev, vkg_status *st)
+{
+	cl_int err = clFinish(dev->queue);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clFinish");
+}
+
+static const char scale_src_f[] =
+	"__kernel void vkg_scale_f(__global float *a, float s, ulong n) {\n"
+	"  size_t i = get_global_id(0); if (i < n) a[i] *= s; }\n";
+static const char scale_src_d[] =
+	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+	"__kernel void vkg_scale_d(__global double *a, double s, ulong n) {\n"
+	"  size_t i = get_global_id(0); if (i < n) a[i] *= s; }\n";
+
+static int build_scale(vkg_device *dev, vkg_status *st)
+{
+	cl_int err;
+	const char *srcs[2] = {scale_src_f, scale_src_d};
+	cl_uint nsrc = dev->info.fp64 ? 2 : 1;
+	dev->scale_prog = clCreateProgramWithSource(dev->context, nsrc, srcs, NULL, &err);
+	if (!dev->scale_prog)
+		return cl_fail(st, err, "clCreateProgramWithSource");
+	err = clBuildProgram(dev->scale_prog, 1, &dev->device, "", NULL, NULL);
+	if (err != CL_SUCCESS)
+		goto fail;
+	dev->scale_f = clCreateKernel(dev->scale_prog, "vkg_scale_f", &err);
+	if (!dev->scale_f)
+		goto fail;
+	if (dev->info.fp64) {
+		dev->scale_d = clCreateKernel(dev->scale_prog, "vkg_scale_d", &err);
+		if (!dev->scale_d)
+			goto fail;
+	}
+	return VKG_OK;
+fail:
+	if (dev->scale_f)
+		clReleaseKernel(dev->scale_f);
+	dev->scale_f = NULL;
+	clReleaseProgram(dev->scale_prog);
+	dev->scale_prog = NULL;
+	return cl_fail(st, err, "building the normalisation kernel");
+}
+
+int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision, double factor,
+		  vkg_status *st)
+{
+	cl_int err;
+	cl_mem m = (cl_mem)(uintptr_t)mem;
+	cl_ulong cn = n;
+	size_t local = 64, global = (size_t)((n + local - 1) / local * local);
+	cl_kernel k;
+	int rc = VKG_OK;
+
+	pthread_mutex_lock(&dev->scale_mu);
+	if (!dev->scale_prog && (rc = build_scale(dev, st)) != VKG_OK)
+		goto out;
+	if (double_precision && !dev->scale_d) {
+		rc = vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "the device has no double precision (cl_khr_fp64)");
+		goto out;
+	}
+	k = double_precision ? dev->scale_d : dev->scale_f;
+	err = clSetKernelArg(k, 0, sizeof m, &m);
+	if (double_precision) {
+		cl_double s = factor;
+		err |= clSetKernelArg(k, 1, sizeof s, &s);
+	} else {
+		cl_float s = (cl_float)factor;
+		err |= clSetKernelArg(k, 1, sizeof s, &s);
+	}
+	err |= clSetKernelArg(k, 2, sizeof cn, &cn);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(dev->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+	if (err != CL_SUCCESS)
+		rc = cl_fail(st, err, "scaling the output");
+out:
+	pthread_mutex_unlock(&dev->scale_mu);
+	return rc;
+}
