@@ -1,5 +1,7 @@
 package vkfft
 
+import "fmt"
+
 // Backend identifies the GPU API a build uses; its value is VkFFT's VKFFT_BACKEND number.
 type Backend int
 
@@ -30,3 +32,9 @@ func (b Backend) String() string {
 
 // CurrentBackend returns the backend this binary was built with.
 func CurrentBackend() Backend { return compiledBackend }
+
+// VersionString is the VkFFT version compiled in, e.g. "1.3.4".
+func VersionString() string {
+	v := vkfftVersion()
+	return fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100)
+}
