@@ -61,6 +61,8 @@ type Device struct {
 	resources map[resource]struct{}
 
 	liveAllocs, liveBytes, allocs, frees atomic.Int64
+
+	pcache atomic.Pointer[PlanCache] // the in-memory plan cache (cache.go), made on first use
 }
 
 // resource is something a Device frees when it closes: a plan or a buffer. release is

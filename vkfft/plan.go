@@ -58,13 +58,11 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
 		loadBlob: opt.loadBlob, save: opt.save}
-	p.h, err = planCreate(h, &params)
+	// the persistent kernel cache (kcache.go) loads or stores the compiled kernels
+	p.h, p.binary, err = planCreateCached(h, &d.info, &params)
 	if err != nil {
 		p.freeBuffers()
 		return nil, opError("new plan", err)
-	}
-	if opt.save {
-		p.binary = planBinary(p.h)
 	}
 	p.st = newStatus()
 	d.track(p)
