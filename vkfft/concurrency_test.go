@@ -1,0 +1,134 @@
+package vkfft
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// roundTrip runs forward+inverse on p and reports the largest deviation from x.
+func roundTrip(p *Plan[complex64], x, spec, back []complex64) (float64, error) {
+	if err := p.Forward(spec, x); err != nil {
+		return 0, err
+	}
+	if err := p.Inverse(back, spec); err != nil {
+		return 0, err
+	}
+	var m float64
+	for i := range x {
+		d := back[i] - x[i]
+		m = max(m, float64(real(d)*real(d)+imag(d)*imag(d)))
+	}
+	return m, nil
+}
+
+// TestConcurrentPlans: 8 goroutines, each with its own plan, all on one device.
+func TestConcurrentPlans(t *testing.T) {
+	const workers, rounds = 8, 15
+	plans := make([]*Plan[complex64], workers)
+	for i := range plans {
+		// distinct shapes, so each goroutine really has its own application
+		p, err := NewPlan[complex64](testDev, Config{Shape: []int{64 + 8*i}})
+		require.NoError(t, err)
+		defer p.Close()
+		plans[i] = p
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	bad := make(chan float64, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			p := plans[w]
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			x, _ := randomComplex[complex64](rng, p.Len())
+			spec, back := make([]complex64, p.Len()), make([]complex64, p.Len())
+			for r := 0; r < rounds; r++ {
+				e, err := roundTrip(p, x, spec, back)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if e > 1e-9 {
+					bad <- e
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	close(bad)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	for e := range bad {
+		require.Failf(t, "wrong result", "squared error %g", e)
+	}
+}
+
+// TestConcurrentSharedPlan: goroutines sharing one plan is safe — calls are serialised
+// by the plan — and each goroutine gets its own correct result.
+func TestConcurrentSharedPlan(t *testing.T) {
+	const workers, rounds = 8, 15
+	p := sharedPlan[complex64](t, Config{Shape: []int{16, 16}})
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	bad := make(chan float64, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 2))
+			x, _ := randomComplex[complex64](rng, p.Len())
+			spec, back := make([]complex64, p.Len()), make([]complex64, p.Len())
+			for r := 0; r < rounds; r++ {
+				e, err := roundTrip(p, x, spec, back)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if e > 1e-9 {
+					bad <- e
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	close(bad)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	for e := range bad {
+		require.Failf(t, "wrong result from a shared plan", "squared error %g", e)
+	}
+}
+
+// TestConcurrentCloseWhileRunning: closing a plan while other goroutines use it never
+// crashes; their calls either succeed or return ErrClosed.
+func TestConcurrentCloseWhileRunning(t *testing.T) {
+	p, err := NewPlan[complex64](testDev, Config{Shape: []int{128}})
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := make([]complex64, 128)
+			for i := 0; i < 50; i++ {
+				if err := p.Forward(x, x); err != nil {
+					assert.ErrorIs(t, err, ErrClosed)
+					return
+				}
+			}
+		}()
+	}
+	require.NoError(t, p.Close())
+	wg.Wait()
+}

@@ -1,0 +1,76 @@
+package vkfft
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+)
+
+// testDev is one device shared by the whole test binary: opening a context per test
+// would dominate the run time on PoCL.
+var testDev *Device
+
+func TestMain(m *testing.M) {
+	// Tests must not read or fill the user's kernel cache.
+	dir, err := os.MkdirTemp("", "vkfftgo-test-cache")
+	if err == nil {
+		os.Setenv("VKFFTGO_CACHE_DIR", dir)
+	}
+	testDev, err = Open(0)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vkfft tests need a device (PoCL on a CPU machine: make setup):", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	testDev.Close()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// Plans are shared across test cases: building one costs 1–2 s on PoCL.
+var (
+	sharedMu    sync.Mutex
+	sharedPlans = map[string]any{}
+)
+
+func sharedKey[T any](cfg Config) string {
+	var z T
+	return fmt.Sprintf("%T|%v|%d|%d|%d|%+v", z, cfg.Shape, cfg.Batch, cfg.Norm, cfg.LUT, cfg.Tuning)
+}
+
+// sharedPlan returns a C2C plan for cfg, built once per test binary.
+func sharedPlan[T Complex](t testing.TB, cfg Config) *Plan[T] {
+	t.Helper()
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	k := "c2c|" + sharedKey[T](cfg)
+	if p, ok := sharedPlans[k]; ok {
+		return p.(*Plan[T])
+	}
+	p, err := NewPlan[T](testDev, cfg)
+	if err != nil {
+		t.Fatalf("NewPlan(%+v): %v", cfg, err)
+	}
+	sharedPlans[k] = p
+	return p
+}
+
+// sharedRealPlan returns an R2C plan for cfg, built once per test binary.
+func sharedRealPlan[R Real, C Complex](t testing.TB, cfg Config) *RealPlan[R, C] {
+	t.Helper()
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	k := "r2c|" + sharedKey[R](cfg)
+	if p, ok := sharedPlans[k]; ok {
+		return p.(*RealPlan[R, C])
+	}
+	p, err := NewRealPlan[R, C](testDev, cfg)
+	if err != nil {
+		t.Fatalf("NewRealPlan(%+v): %v", cfg, err)
+	}
+	sharedPlans[k] = p
+	return p
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package vkfft
+
+const raceEnabled = true
