@@ -41,6 +41,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -388,7 +389,9 @@ func kcacheLookup(dir string, key []byte) (payload []byte, path string) {
 	path = filepath.Join(dir, kcacheFileName(key))
 	data, err := kcacheFS.ReadFile(path)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
+		// no entry, or no directory at all, is a plain miss; anything else is an
+		// entry we could not read
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: %v", errBadEntry, err))
 		}
 		return nil, path
