@@ -1,0 +1,61 @@
+/* The C half of the C API: the calling thread's last error message, status names and
+ * the version string. vkfftgo_last_error is plain C so reading the message never enters
+ * the Go runtime. An exported Go function runs on the calling C thread, so
+ * vkgcapi_set_error, called from within it, fills that thread's buffer. */
+#include <string.h>
+
+#include "vkfftgo.h"
+#include "version.h"
+#include "capi.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static __thread char last_error[VKGCAPI_ERROR_LEN];
+
+void vkgcapi_set_error(const char *msg, size_t n)
+{
+	if (n >= sizeof last_error)
+		n = sizeof last_error - 1;
+	memcpy(last_error, msg, n);
+	last_error[n] = 0;
+}
+
+const char *vkfftgo_last_error(void) { return last_error; }
+
+const char *vkfftgo_version_string(void)
+{
+	return STR(VKFFTGO_LIB_VERSION_MAJOR) "." STR(VKFFTGO_LIB_VERSION_MINOR) "." STR(
+		VKFFTGO_LIB_VERSION_PATCH);
+}
+
+int vkfftgo_version(void)
+{
+	return VKFFTGO_LIB_VERSION_MAJOR * 10000 + VKFFTGO_LIB_VERSION_MINOR * 100 +
+	       VKFFTGO_LIB_VERSION_PATCH;
+}
+
+const char *vkfftgo_status_string(vkfftgo_status status)
+{
+	switch (status) {
+	case VKFFTGO_SUCCESS: return "VKFFTGO_SUCCESS";
+	case VKFFTGO_ERROR_INVALID_ARGUMENT: return "VKFFTGO_ERROR_INVALID_ARGUMENT";
+	case VKFFTGO_ERROR_NULL_POINTER: return "VKFFTGO_ERROR_NULL_POINTER";
+	case VKFFTGO_ERROR_INVALID_HANDLE: return "VKFFTGO_ERROR_INVALID_HANDLE";
+	case VKFFTGO_ERROR_INVALID_SHAPE: return "VKFFTGO_ERROR_INVALID_SHAPE";
+	case VKFFTGO_ERROR_INVALID_BATCH: return "VKFFTGO_ERROR_INVALID_BATCH";
+	case VKFFTGO_ERROR_WRONG_SIZE: return "VKFFTGO_ERROR_WRONG_SIZE";
+	case VKFFTGO_ERROR_CLOSED: return "VKFFTGO_ERROR_CLOSED";
+	case VKFFTGO_ERROR_TOO_LARGE: return "VKFFTGO_ERROR_TOO_LARGE";
+	case VKFFTGO_ERROR_OUT_OF_MEMORY: return "VKFFTGO_ERROR_OUT_OF_MEMORY";
+	case VKFFTGO_ERROR_UNSUPPORTED: return "VKFFTGO_ERROR_UNSUPPORTED";
+	case VKFFTGO_ERROR_WRONG_DEVICE: return "VKFFTGO_ERROR_WRONG_DEVICE";
+	case VKFFTGO_ERROR_NO_DEVICE: return "VKFFTGO_ERROR_NO_DEVICE";
+	case VKFFTGO_ERROR_NO_BACKEND: return "VKFFTGO_ERROR_NO_BACKEND";
+	case VKFFTGO_ERROR_VERSION: return "VKFFTGO_ERROR_VERSION";
+	case VKFFTGO_ERROR_BACKEND: return "VKFFTGO_ERROR_BACKEND";
+	case VKFFTGO_ERROR_VKFFT: return "VKFFTGO_ERROR_VKFFT";
+	case VKFFTGO_ERROR_INTERNAL: return "VKFFTGO_ERROR_INTERNAL";
+	}
+	return "VKFFTGO_ERROR_UNKNOWN";
+}

@@ -1,0 +1,234 @@
+/* vkfftgo.h — the C interface of libvkfftgo, GPU FFTs through VkFFT with cached plans.
+ *
+ * Hand-written and stable. Everything is reached through opaque handles, so no struct
+ * layout here depends on the GPU backend; the backend the library was built for is in
+ * the generated vkfftgo_config.h, installed beside this file (VKFFTGO_BACKEND).
+ *
+ *   vkfftgo_device *d; vkfftgo_plan *p;
+ *   vkfftgo_device_open(0, &d);
+ *   vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;   (C2C, single, backward norm)
+ *   desc.rank = 3; desc.shape[0] = nz; desc.shape[1] = ny; desc.shape[2] = nx;
+ *   vkfftgo_plan_create(d, &desc, &p);
+ *   vkfftgo_forward(p, out, in); vkfftgo_inverse(p, out, in);
+ *   vkfftgo_plan_destroy(p); vkfftgo_device_close(d);
+ *
+ * Build:  cc app.c $(pkg-config --cflags --libs vkfftgo)
+ *   or    find_package(VkFFTGo) + target_link_libraries(app VkFFTGo::vkfftgo)
+ *
+ * ERRORS. Every function that can fail returns a vkfftgo_status; VKFFTGO_SUCCESS is 0.
+ * On failure vkfftgo_last_error() returns a message that says what was wrong, for the
+ * calling thread only; a successful call leaves it as it was (like errno).
+ *
+ * THREADS. All functions may be called from any thread. Devices may be shared between
+ * threads. Calls on one plan are serialised by the plan (a VkFFT application is not
+ * reentrant): give each thread its own plan to run transforms in parallel. Do not
+ * destroy a handle while another thread is still using it.
+ *
+ * LAYOUT. Shapes are row-major like numpy and FFTW: shape[rank-1] is contiguous.
+ * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
+ * or the double versions. R2C plans take real data of the plan's shape and produce
+ * numpy's rfftn half spectrum: the last axis has shape[rank-1]/2+1 complex elements.
+ *
+ * INSIDE YOUR PROCESS. libvkfftgo.so carries a Go runtime:
+ *  - One runtime per process; the library is never unloaded (dlclose does not unload
+ *    it). Do not fork() without an immediate exec() once it is loaded.
+ *  - The Go runtime installs signal handlers (SIGSEGV, SIGBUS, SIGFPE, SIGPIPE, ...) when
+ *    the library is loaded. A host that installs its own SIGSEGV/SIGBUS/SIGFPE handler
+ *    afterwards must install it with SA_ONSTACK (and SA_SIGINFO) and chain to the
+ *    handler it replaced (call the old sa_sigaction) for faults that are not its own;
+ *    otherwise faults the Go runtime expects (and turns into errors) kill the process.
+ *    Install handlers with sigaction, not signal(). tests/capi/signal_host.cpp does it.
+ *  - No Go panic crosses into C: every entry point recovers and returns
+ *    VKFFTGO_ERROR_INTERNAL. Invalid pointers that reach the GPU driver are not caught.
+ *  - Only vkfftgo_* symbols are exported.
+ */
+#ifndef VKFFTGO_H
+#define VKFFTGO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef VKFFTGO_BUILDING_LIBRARY
+#include "vkfftgo_config.h" /* generated: VKFFTGO_BACKEND, the backend guard */
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- opaque handles ---- */
+typedef struct vkfftgo_device vkfftgo_device; /* one GPU context + in-order queue/stream */
+typedef struct vkfftgo_plan vkfftgo_plan;     /* compiled kernels + device buffers, reused */
+typedef struct vkfftgo_buffer vkfftgo_buffer; /* device memory owned by the library */
+
+/* ---- status codes ---- */
+typedef enum vkfftgo_status {
+	VKFFTGO_SUCCESS = 0,
+	VKFFTGO_ERROR_INVALID_ARGUMENT = 1, /* an argument is out of range (enum, size field) */
+	VKFFTGO_ERROR_NULL_POINTER = 2,     /* a required pointer or handle is NULL */
+	VKFFTGO_ERROR_INVALID_HANDLE = 3,   /* not a live handle of this kind (destroyed?) */
+	VKFFTGO_ERROR_INVALID_SHAPE = 4,    /* rank not 1..3, or a dimension <= 0 */
+	VKFFTGO_ERROR_INVALID_BATCH = 5,    /* batch < 0 */
+	VKFFTGO_ERROR_WRONG_SIZE = 6,       /* a buffer has not the size the plan needs */
+	VKFFTGO_ERROR_CLOSED = 7,           /* the object was closed (its device closed) */
+	VKFFTGO_ERROR_TOO_LARGE = 8,        /* does not fit the device, or 64-bit sizes */
+	VKFFTGO_ERROR_OUT_OF_MEMORY = 9,    /* device or host memory exhausted */
+	VKFFTGO_ERROR_UNSUPPORTED = 10,     /* the device or VkFFT cannot do this */
+	VKFFTGO_ERROR_WRONG_DEVICE = 11,    /* a buffer of another device than the plan */
+	VKFFTGO_ERROR_NO_DEVICE = 12,       /* no such device, or no platform */
+	VKFFTGO_ERROR_NO_BACKEND = 13,      /* library built without a GPU backend */
+	VKFFTGO_ERROR_VERSION = 14,         /* VkFFT too old */
+	VKFFTGO_ERROR_BACKEND = 15,         /* the GPU API (OpenCL, CUDA) reported an error */
+	VKFFTGO_ERROR_VKFFT = 16,           /* VkFFT reported an error */
+	VKFFTGO_ERROR_INTERNAL = 17         /* a bug in vkfftgo (a recovered panic) */
+} vkfftgo_status;
+
+#ifndef VKFFTGO_NO_PROTOTYPES /* (defined only inside the library's Go code) */
+/* The calling thread's message for its last failed call ("" if none). Valid until that
+ * thread's next vkfftgo call; never NULL. */
+const char *vkfftgo_last_error(void);
+/* A constant name for a status code, e.g. "VKFFTGO_ERROR_WRONG_SIZE". */
+const char *vkfftgo_status_string(vkfftgo_status status);
+
+/* ---- library identity ---- */
+/* The VKFFT_BACKEND number the library was built with: 3 OpenCL, 1 CUDA, 0 Vulkan. It
+ * equals VKFFTGO_BACKEND from vkfftgo_config.h for a correctly built program. */
+int vkfftgo_backend(void);
+const char *vkfftgo_backend_name(void); /* "opencl", "cuda" */
+/* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with
+ * VKFFTGO_VERSION from vkfftgo_config.h), and as a string "MAJOR.MINOR.PATCH". */
+int vkfftgo_version(void);
+const char *vkfftgo_version_string(void);
+/* The VkFFT version compiled in, as MAJOR*10000 + MINOR*100 + PATCH (10304 = 1.3.4). */
+int vkfftgo_vkfft_version(void);
+
+/* ---- devices ---- */
+/* Number of devices of the library's backend, across all platforms. */
+vkfftgo_status vkfftgo_device_count(int *count);
+/* Opens device ordinal (0 .. count-1): one context and queue for the handle's life. */
+vkfftgo_status vkfftgo_device_open(int ordinal, vkfftgo_device **device);
+/* Closes the device, and with it every plan and buffer still open on it (their handles
+ * become invalid). NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_device_close(vkfftgo_device *device);
+/* Copies the device name into name (NUL-terminated, truncated to capacity). */
+vkfftgo_status vkfftgo_device_name(vkfftgo_device *device, char *name, size_t capacity);
+/* Whether double precision plans can run (1) or not (0). */
+vkfftgo_status vkfftgo_device_supports_double(vkfftgo_device *device, int *supported);
+/* Waits until all work queued on the device has finished. */
+vkfftgo_status vkfftgo_device_sync(vkfftgo_device *device);
+#endif /* VKFFTGO_NO_PROTOTYPES */
+
+/* Device memory held by the device's plans and buffers (not VkFFT's small tables).
+ * Set size = sizeof(vkfftgo_mem_stats) (VKFFTGO_MEM_STATS_INIT does); later versions
+ * may add fields at the end and fill only the ones the caller's size covers. */
+typedef struct vkfftgo_mem_stats {
+	uint32_t size;
+	uint32_t reserved;
+	int64_t live_allocations; /* allocations not yet freed */
+	int64_t live_bytes;       /* their size */
+	int64_t allocations;      /* allocations since open */
+	int64_t frees;            /* frees since open */
+} vkfftgo_mem_stats;
+#define VKFFTGO_MEM_STATS_INIT { (uint32_t)sizeof(vkfftgo_mem_stats), 0u, 0, 0, 0, 0 }
+#ifndef VKFFTGO_NO_PROTOTYPES
+vkfftgo_status vkfftgo_device_mem_stats(vkfftgo_device *device, vkfftgo_mem_stats *stats);
+#endif
+
+/* ---- plans ---- */
+enum { VKFFTGO_MAX_RANK = 3 };
+enum { VKFFTGO_C2C = 0, VKFFTGO_R2C = 1 };                /* kind */
+enum { VKFFTGO_SINGLE = 0, VKFFTGO_DOUBLE = 1 };          /* precision */
+enum { VKFFTGO_NORM_BACKWARD = 0, VKFFTGO_NORM_ORTHO = 1, /* numpy's norm= */
+       VKFFTGO_NORM_FORWARD = 2 };
+enum { VKFFTGO_LUT_DEFAULT = 0, VKFFTGO_LUT_ON = 1, VKFFTGO_LUT_OFF = 2 };
+enum { VKFFTGO_FORWARD = -1, VKFFTGO_INVERSE = 1 };       /* direction, as FFTW/cuFFT */
+
+/* A plan's description. Always start from VKFFTGO_PLAN_DESC_INIT: it sets size, which
+ * tells the library which version of this struct the caller was compiled with (later
+ * versions only add fields at the end; an older library rejects a newer descriptor
+ * only if the caller set one of the fields it does not know). */
+typedef struct vkfftgo_plan_desc {
+	uint32_t size;      /* sizeof(vkfftgo_plan_desc); set by VKFFTGO_PLAN_DESC_INIT */
+	int32_t kind;       /* VKFFTGO_C2C (default) or VKFFTGO_R2C */
+	int32_t precision;  /* VKFFTGO_SINGLE (default) or VKFFTGO_DOUBLE */
+	int32_t norm;       /* VKFFTGO_NORM_BACKWARD (default): inverse scaled by 1/N */
+	int32_t lut;        /* twiddle source, VKFFTGO_LUT_DEFAULT */
+	int32_t rank;       /* 1..3 */
+	int64_t shape[VKFFTGO_MAX_RANK]; /* row-major; for R2C the real data's shape */
+	int64_t batch;      /* transforms of shape laid one after another; 0 means 1 */
+	/* VkFFT launch-configuration knobs; 0 keeps VkFFT's defaults */
+	int64_t coalesced_memory, aim_threads, register_boost;
+} vkfftgo_plan_desc;
+#define VKFFTGO_PLAN_DESC_INIT                                                              \
+	{ (uint32_t)sizeof(vkfftgo_plan_desc), VKFFTGO_C2C, VKFFTGO_SINGLE,                  \
+	  VKFFTGO_NORM_BACKWARD, VKFFTGO_LUT_DEFAULT, 0, { 0, 0, 0 }, 1, 0, 0, 0 }
+
+#ifndef VKFFTGO_NO_PROTOTYPES
+/* Builds a plan: compiles the kernels and allocates the device buffers every later
+ * transform reuses (about a second; do it once, keep the plan). */
+vkfftgo_status vkfftgo_plan_create(vkfftgo_device *device, const vkfftgo_plan_desc *desc,
+				   vkfftgo_plan **plan);
+/* Frees the plan's kernels and device buffers. NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_plan_destroy(vkfftgo_plan *plan);
+/* The sizes the plan's data have, in bytes: complex_bytes for complex data (C2C input and
+ * output, the R2C spectrum); real_bytes for R2C real data (0 for C2C). Either may be NULL. */
+vkfftgo_status vkfftgo_plan_bytes(vkfftgo_plan *plan, size_t *complex_bytes, size_t *real_bytes);
+
+/* Host transforms: upload in, transform, download into out, wait. out may equal in.
+ * C2C: both complex_bytes. R2C forward: in real, out complex; inverse the other way.
+ * The inverse is scaled as desc.norm says. in is never modified. */
+vkfftgo_status vkfftgo_forward(vkfftgo_plan *plan, void *out, const void *in);
+vkfftgo_status vkfftgo_inverse(vkfftgo_plan *plan, void *out, const void *in);
+/* The checked form: direction VKFFTGO_FORWARD or VKFFTGO_INVERSE, and the sizes of both
+ * buffers in bytes, which must be exactly what the plan needs (else
+ * VKFFTGO_ERROR_WRONG_SIZE, before anything is read or written). */
+vkfftgo_status vkfftgo_execute(vkfftgo_plan *plan, int direction, void *out, size_t out_bytes,
+			       const void *in, size_t in_bytes);
+
+/* ---- device buffers (no host copies on the transform) ---- */
+/* Allocates bytes (a positive multiple of 4) of device memory; contents undefined. */
+vkfftgo_status vkfftgo_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_buffer **buffer);
+/* Frees it. NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_buffer_destroy(vkfftgo_buffer *buffer);
+vkfftgo_status vkfftgo_buffer_size(vkfftgo_buffer *buffer, size_t *bytes);
+/* Copies bytes (exactly the buffer's size) from the host; returns when src may be reused. */
+vkfftgo_status vkfftgo_buffer_upload(vkfftgo_buffer *buffer, const void *src, size_t bytes);
+/* Waits for the device's queued work, then copies the buffer (exactly its size) to dst. */
+vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t bytes);
+/* Transforms device buffers of the plan's device; out may equal in (in place, fastest).
+ * Sizes must be exactly the plan's (see vkfftgo_plan_bytes). The work is only queued:
+ * vkfftgo_buffer_download or vkfftgo_device_sync waits for it. An R2C inverse with more
+ * than one axis uses in as scratch space. */
+vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo_buffer *out,
+				      vkfftgo_buffer *in);
+
+#endif /* VKFFTGO_NO_PROTOTYPES */
+
+/* ---- backend interop: your own device memory and the device's queue/stream ---- */
+/* Memory must belong to the device's context and be at least the size the plan needs
+ * (native handles carry no size). All work of a device runs in order on its one queue or
+ * stream: order your own work against it (events, clFinish, cuStreamSynchronize). */
+#if VKFFTGO_BACKEND == 3 && !defined(VKFFTGO_NO_PROTOTYPES) /* OpenCL: cl_mem is struct _cl_mem *, and so on */
+struct _cl_mem;
+struct _cl_command_queue;
+/* The device's in-order command queue; owned by the device (do not release it). */
+vkfftgo_status vkfftgo_device_cl_queue(vkfftgo_device *device, struct _cl_command_queue **queue);
+/* The buffer's cl_mem; owned by the buffer (do not release it). */
+vkfftgo_status vkfftgo_buffer_cl_mem(vkfftgo_buffer *buffer, struct _cl_mem **mem);
+/* Transforms cl_mem objects of the device's context; out may equal in. Queued only. */
+vkfftgo_status vkfftgo_execute_cl(vkfftgo_plan *plan, int direction, struct _cl_mem *out,
+				  struct _cl_mem *in);
+#elif VKFFTGO_BACKEND == 1 && !defined(VKFFTGO_NO_PROTOTYPES) /* CUDA: CUstream is struct CUstream_st *, CUdeviceptr an integer */
+struct CUstream_st;
+/* The device's stream (NULL means CUDA's legacy default stream); owned by the device. */
+vkfftgo_status vkfftgo_device_cu_stream(vkfftgo_device *device, struct CUstream_st **stream);
+/* The buffer's CUdeviceptr; owned by the buffer. */
+vkfftgo_status vkfftgo_buffer_cu_ptr(vkfftgo_buffer *buffer, uint64_t *ptr);
+/* Transforms CUdeviceptr memory of the device's (primary) context; out may equal in. */
+vkfftgo_status vkfftgo_execute_cu(vkfftgo_plan *plan, int direction, uint64_t out, uint64_t in);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VKFFTGO_H */

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# build-lib.sh BACKEND OUT
+# Builds the C shared library of the given backend into OUT as a usable, relocatable
+# prefix: OUT/lib/libvkfftgo.so.X.Y.Z (SONAME libvkfftgo.so.X) with the .so.X and .so
+# links, OUT/include/vkfftgo.h, and the generated config header, vkfftgo.pc and CMake
+# package files. CGO_CFLAGS / CGO_LDFLAGS from the environment pass through (the cuda
+# backend's come from mk/cuda.mk). GO names the go command.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+backend=${1:?usage: build-lib.sh BACKEND OUT}
+out=${2:?usage: build-lib.sh BACKEND OUT}
+GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
+ver() { sed -n "s/^#define VKFFTGO_LIB_VERSION_$1 \([0-9]*\)$/\1/p" "$root/capi/version.h"; }
+major=$(ver MAJOR) version="$(ver MAJOR).$(ver MINOR).$(ver PATCH)"
+real="libvkfftgo.so.$version"
+mkdir -p "$out/lib" "$out/include"
+out=$(cd "$out" && pwd)
+cd "$root"
+# -trimpath keeps build-tree paths out of the library (and, since go1.19, -ldflags and
+# CGO_* out of its build info); the version script exports only vkfftgo_* symbols.
+CGO_ENABLED=1 "$GO" build -trimpath -buildmode=c-shared -tags "$backend" \
+  -ldflags "-s -w -extldflags '-Wl,--version-script=$root/capi/vkfftgo.map -Wl,-soname,libvkfftgo.so.$major -Wl,-z,noexecstack'" \
+  -o "$out/lib/$real" ./capi
+rm -f "$out/lib/${real%.so*}"*.h "$out/lib/$real.h" "$out/lib/libvkfftgo.h"
+ln -sfn "$real" "$out/lib/libvkfftgo.so.$major"
+ln -sfn "libvkfftgo.so.$major" "$out/lib/libvkfftgo.so"
+cp include/vkfftgo.h "$out/include/vkfftgo.h"
+scripts/vkfftgo-gen.sh "$backend" "$out" "$out/lib/$real"
+echo "build-lib: $out/lib/$real ($backend)"

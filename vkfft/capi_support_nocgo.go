@@ -1,0 +1,5 @@
+//go:build !cgo
+
+package vkfft
+
+func deviceNativeQueue(deviceHandle) uintptr { return 0 }
