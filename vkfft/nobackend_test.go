@@ -1,0 +1,24 @@
+package vkfft
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A build without cgo compiles and reports ErrNoBackend instead of failing to build;
+// a cgo build has a real backend.
+func TestNoBackend(t *testing.T) {
+	if CurrentBackend() != NoBackend {
+		devs, err := Devices()
+		require.NoError(t, err)
+		require.NotEmpty(t, devs)
+		require.Equal(t, CurrentBackend(), devs[0].Backend)
+		return
+	}
+	_, err := Devices()
+	require.ErrorIs(t, err, ErrNoBackend)
+	_, err = Open(0)
+	require.ErrorIs(t, err, ErrNoBackend)
+	require.Equal(t, "none", CurrentBackend().String())
+}
