@@ -140,7 +140,7 @@ func TestPlanCacheByteLimitAndLeasedNotEvicted(t *testing.T) {
 	c := d.PlanCache()
 	a, err := CachedPlan[complex64](d, pcA) // 1 KiB of buffers
 	require.NoError(t, err)
-	c.SetLimits(-1, 300) // B fits, A does not, but A is leased
+	c.SetLimits(-1, 300)                    // B fits, A does not, but A is leased
 	b, err := CachedPlan[complex64](d, pcB) // 256 bytes
 	require.NoError(t, err)
 	b.Release() // over the limit with A leased: B, the only idle plan, goes

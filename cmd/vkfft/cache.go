@@ -1,0 +1,360 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vkfftgo/vkfftgo/vkfft"
+)
+
+func init() {
+	commands["cache"] = command{"kernel cache: path, entries, bytes; list, clear, bench", runCache}
+}
+
+const cacheUsage = `usage: vkfft cache [info|list|clear|bench [flags]]
+  info    directory, entries and bytes of the persistent kernel cache (the default)
+  list    one line per entry, least recently used first
+  clear   remove every entry
+  bench   plan creation per shape: cold (compile), from disk in a fresh process,
+          and from memory (the plan cache); see 'vkfft cache bench -h'
+The directory is $VKFFTGO_CACHE_DIR, else os.UserCacheDir()/vkfftgo; VKFFTGO_CACHE_DIR=off
+disables the cache; $VKFFTGO_CACHE_MAX_BYTES caps its size (default 1 GiB).`
+
+func runCache(args []string) error {
+	sub := "info"
+	if len(args) > 0 {
+		sub, args = args[0], args[1:]
+	}
+	switch sub {
+	case "info":
+		return cacheInfo(false)
+	case "list":
+		return cacheInfo(true)
+	case "clear":
+		n, err := vkfft.ClearKernelCache()
+		dir, _ := vkfft.KernelCacheDir()
+		fmt.Printf("removed %d entries from %s\n", n, dir)
+		return err
+	case "bench":
+		return cacheBench(args)
+	case "bench-child": // internal: one measurement in a fresh process
+		return cacheBenchChild(args)
+	case "-h", "--help", "help":
+		fmt.Println(cacheUsage)
+		return nil
+	}
+	return fmt.Errorf("cache: unknown subcommand %q\n%s", sub, cacheUsage)
+}
+
+func cacheInfo(list bool) error {
+	info, entries, err := vkfft.ReadKernelCacheInfo()
+	if err != nil {
+		return err
+	}
+	if !info.Enabled {
+		fmt.Println("kernel cache: off")
+		return nil
+	}
+	fmt.Printf("kernel cache: %s\n  entries %d, %s of %s\n", info.Dir, info.Entries, mib(info.Bytes),
+		mib(info.MaxBytes))
+	if list {
+		for _, e := range entries {
+			fmt.Printf("  %s  %10d  %s\n", e.ModTime.Format(time.DateTime), e.Bytes, e.Path)
+		}
+	}
+	return nil
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// CacheSummary is one line on the caches for benchmark output: the disk cache's
+// counters in this process and, given a device, its plan cache's.
+func CacheSummary(d *vkfft.Device) string {
+	ks := vkfft.ReadKernelCacheStats()
+	dir, on := vkfft.KernelCacheDir()
+	if !on {
+		dir = "off"
+	}
+	s := fmt.Sprintf("kernel cache %s: %d hits, %d misses, %d rejected, %d stored", dir, ks.Hits, ks.Misses,
+		ks.Rejected, ks.Stored)
+	if ks.StoreErrors > 0 {
+		s += fmt.Sprintf(", %d write errors (%s)", ks.StoreErrors, ks.LastProblem)
+	}
+	if d != nil {
+		ps := d.PlanCache().Stats()
+		s += fmt.Sprintf("; plan cache: %d hits, %d misses, %d plans", ps.Hits, ps.Misses, ps.Plans)
+	}
+	return s
+}
+
+// benchShape is one plan to measure: "256x256x256", "4096*16384" (shape*batch), with
+// ":c64" or ":c128".
+type benchShape struct {
+	Spec   string
+	Shape  []int
+	Batch  int
+	Double bool
+}
+
+// designShapes are the shapes of DESIGN.md's measured anchors.
+const designShapes = "256x256x256:c64,512x512x512:c64,4096x4096:c64,4096*16384:c64,256x256x256:c128"
+
+func parseShapes(s string) ([]benchShape, error) {
+	var out []benchShape
+	for _, spec := range strings.Split(s, ",") {
+		spec = strings.TrimSpace(spec)
+		if spec == "" {
+			continue
+		}
+		bs := benchShape{Spec: spec, Batch: 1}
+		dims, prec, _ := strings.Cut(spec, ":")
+		switch prec {
+		case "", "c64":
+		case "c128":
+			bs.Double = true
+		default:
+			return nil, fmt.Errorf("shape %q: precision must be c64 or c128", spec)
+		}
+		dims, batch, hasBatch := strings.Cut(dims, "*")
+		if hasBatch {
+			b, err := strconv.Atoi(batch)
+			if err != nil || b < 1 {
+				return nil, fmt.Errorf("shape %q: bad batch", spec)
+			}
+			bs.Batch = b
+		}
+		for _, d := range strings.Split(dims, "x") {
+			n, err := strconv.Atoi(d)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("shape %q: bad dimension %q", spec, d)
+			}
+			bs.Shape = append(bs.Shape, n)
+		}
+		out = append(out, bs)
+	}
+	return out, nil
+}
+
+// childResult is what one bench-child process reports.
+type childResult struct {
+	PlanMs    float64 // NewPlan, cold or from disk
+	MemoryNs  float64 // CachedPlan+Release on a hit, mean
+	Hits      int64   // disk-cache counters of the child
+	Misses    int64
+	Rejected  int64
+	Stored    int64
+	Device    string
+	Backend   string
+	Problem   string
+	MemoryHit bool
+}
+
+type benchRow struct {
+	Shape    string
+	ColdMs   float64
+	DiskMs   float64 // median over the fresh processes
+	DiskMin  float64
+	MemoryUs float64
+	Ratio    float64 // cold / disk
+	Hits     int64
+	Misses   int64
+	Error    string `json:",omitempty"`
+}
+
+func cacheBench(args []string) error {
+	fs := flag.NewFlagSet("cache bench", flag.ContinueOnError)
+	shapes := fs.String("shapes", designShapes,
+		"comma-separated shapes: dims joined by x, optional *batch, optional :c64 or :c128")
+	runs := fs.Int("runs", 3, "fresh processes loading each plan from disk (median reported)")
+	device := fs.Int("device", 0, "device ordinal")
+	dir := fs.String("dir", "", "kernel cache directory to use (default: a new temporary one, removed after)")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	list, err := parseShapes(*shapes)
+	if err != nil {
+		return err
+	}
+	cacheDir := *dir
+	if cacheDir == "" {
+		if cacheDir, err = os.MkdirTemp("", "vkfftgo-cache-bench"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(cacheDir)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	child := func(mode string, s benchShape) (childResult, error) {
+		cmd := exec.Command(self, "cache", "bench-child", "-mode", mode, "-device", strconv.Itoa(*device),
+			"-shape", s.Spec)
+		// every measurement starts with no cache but ours: PoCL's and CUDA's JIT caches off
+		cmd.Env = append(os.Environ(), "VKFFTGO_CACHE_DIR="+cacheDir, "POCL_KERNEL_CACHE=0",
+			"CUDA_CACHE_DISABLE=1")
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		var r childResult
+		if err != nil {
+			return r, fmt.Errorf("%s %s: %w", mode, s.Spec, err)
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			return r, fmt.Errorf("%s %s: bad child output %q", mode, s.Spec, out)
+		}
+		return r, nil
+	}
+	var rows []benchRow
+	var devName, backend string
+	for _, s := range list {
+		row := benchRow{Shape: s.Spec}
+		cold, err := child("cold", s)
+		if err != nil {
+			row.Error = err.Error()
+			rows = append(rows, row)
+			fmt.Fprintln(os.Stderr, "vkfft cache bench:", err)
+			continue
+		}
+		devName, backend = cold.Device, cold.Backend
+		row.ColdMs = cold.PlanMs
+		row.Misses += cold.Misses
+		row.Hits += cold.Hits
+		if cold.Stored == 0 {
+			row.Error = "cold build stored no entry: " + cold.Problem
+		}
+		var disk []float64
+		for i := 0; i < *runs; i++ {
+			r, err := child("disk", s)
+			if err != nil {
+				row.Error = err.Error()
+				break
+			}
+			if r.Hits != 1 {
+				row.Error = fmt.Sprintf("fresh process did not load from disk (%d hits, %d rejected: %s)",
+					r.Hits, r.Rejected, r.Problem)
+			}
+			row.Hits += r.Hits
+			row.Misses += r.Misses
+			disk = append(disk, r.PlanMs)
+			if r.MemoryHit {
+				row.MemoryUs = r.MemoryNs / 1e3
+			}
+		}
+		if len(disk) > 0 {
+			sort.Float64s(disk)
+			row.DiskMs, row.DiskMin = disk[len(disk)/2], disk[0]
+			row.Ratio = row.ColdMs / row.DiskMs
+		}
+		rows = append(rows, row)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"device": devName, "backend": backend, "vkfft": vkfft.VersionString(),
+			"rows": rows})
+	}
+	fmt.Printf("plan creation on %s (%s, VkFFT %s); disk = fresh process, median of %d\n", devName, backend,
+		vkfft.VersionString(), *runs)
+	fmt.Printf("%-20s %12s %12s %12s %12s %10s %12s\n", "shape", "cold ms", "disk ms", "disk min", "memory µs",
+		"cold/disk", "hits/misses")
+	var errs []error
+	for _, r := range rows {
+		if r.Error != "" {
+			errs = append(errs, errors.New(r.Shape+": "+r.Error))
+		}
+		fmt.Printf("%-20s %12.1f %12.2f %12.2f %12.3f %10.0f %12s\n", r.Shape, r.ColdMs, r.DiskMs, r.DiskMin,
+			r.MemoryUs, r.Ratio, fmt.Sprintf("%d/%d", r.Hits, r.Misses))
+	}
+	return errors.Join(errs...)
+}
+
+// cacheBenchChild times one NewPlan in this fresh process, and for -mode disk also
+// plan-cache hits, and prints a childResult as JSON.
+func cacheBenchChild(args []string) error {
+	fs := flag.NewFlagSet("cache bench-child", flag.ContinueOnError)
+	mode := fs.String("mode", "cold", "cold or disk")
+	spec := fs.String("shape", "", "shape spec")
+	device := fs.Int("device", 0, "device ordinal")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	list, err := parseShapes(*spec)
+	if err != nil || len(list) != 1 {
+		return fmt.Errorf("bench-child: bad shape %q", *spec)
+	}
+	s := list[0]
+	if *mode == "cold" { // a cold build must compile, whatever the directory holds
+		if _, err := vkfft.ClearKernelCache(); err != nil {
+			return err
+		}
+	}
+	d, err := vkfft.Open(*device)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	cfg := vkfft.Config{Shape: s.Shape, Batch: s.Batch}
+	var r childResult
+	r.Device, r.Backend = d.Info().Name, vkfft.CurrentBackend().String()
+	start := time.Now()
+	if s.Double {
+		var p *vkfft.Plan[complex128]
+		if p, err = vkfft.NewPlan[complex128](d, cfg); err == nil {
+			r.PlanMs = msSince(start)
+			p.Close()
+		}
+	} else {
+		var p *vkfft.Plan[complex64]
+		if p, err = vkfft.NewPlan[complex64](d, cfg); err == nil {
+			r.PlanMs = msSince(start)
+			p.Close()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	// the counters of the timed build (the plan cache's first build below loads from disk too)
+	ks := vkfft.ReadKernelCacheStats()
+	r.Hits, r.Misses, r.Rejected, r.Stored, r.Problem = ks.Hits, ks.Misses, ks.Rejected, ks.Stored, ks.LastProblem
+	if *mode == "disk" {
+		if s.Double {
+			r.MemoryNs, err = memoryHit[complex128](d, cfg)
+		} else {
+			r.MemoryNs, err = memoryHit[complex64](d, cfg)
+		}
+		if err != nil {
+			return err
+		}
+		r.MemoryHit = true
+	}
+	return json.NewEncoder(os.Stdout).Encode(r)
+}
+
+// memoryHit returns the mean time of CachedPlan+Release when the plan is cached.
+func memoryHit[T vkfft.Complex](d *vkfft.Device, cfg vkfft.Config) (float64, error) {
+	l, err := vkfft.CachedPlan[T](d, cfg)
+	if err != nil {
+		return 0, err
+	}
+	l.Release()
+	const n = 100000
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		l, err := vkfft.CachedPlan[T](d, cfg)
+		if err != nil {
+			return 0, err
+		}
+		l.Release()
+	}
+	return float64(time.Since(start).Nanoseconds()) / n, nil
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1e3 }
