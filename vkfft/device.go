@@ -1,6 +1,7 @@
 package vkfft
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -41,12 +42,15 @@ func Devices() ([]DeviceInfo, error) {
 }
 
 // MemStats counts the device memory a Device's plans and buffers hold through this
-// package (VkFFT's own small tables are not included).
+// package (VkFFT's own small tables are not included). Live figures are what plans and
+// buffers use now; Allocations and Frees count the calls to the GPU API, which the
+// allocation cache (AllocCache) avoids on the steady state.
 type MemStats struct {
-	LiveAllocations int64 // allocations not yet freed
-	LiveBytes       int64 // their size
-	Allocations     int64 // allocations made since Open
-	Frees           int64 // allocations freed since Open
+	LiveAllocations int64 // allocations held by open plans and buffers
+	LiveBytes       int64 // their size (rounded up to the cache's size buckets)
+	CachedBytes     int64 // released, kept allocated by the AllocCache for reuse
+	Allocations     int64 // device allocations made since Open
+	Frees           int64 // device allocations freed since Open
 }
 
 // Device is an open GPU: one context and one in-order queue (stream), created by Open
@@ -59,6 +63,7 @@ type Device struct {
 	info      DeviceInfo
 	resMu     sync.Mutex
 	resources map[resource]struct{}
+	cache     AllocCache
 
 	liveAllocs, liveBytes, allocs, frees atomic.Int64
 
@@ -78,7 +83,10 @@ func Open(ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, opError("open", err)
 	}
-	return &Device{h: h, info: info, resources: make(map[resource]struct{})}, nil
+	d := &Device{h: h, info: info, resources: make(map[resource]struct{})}
+	d.cache.dev = d
+	d.cache.limit = defaultAllocCacheLimit(info.GlobalMemory)
+	return d, nil
 }
 
 // Info describes the device.
@@ -103,6 +111,7 @@ func (d *Device) Close() error {
 	for r := range rs {
 		r.release()
 	}
+	d.cache.trim()
 	deviceClose(d.h)
 	d.h = nil
 	return nil
@@ -123,9 +132,13 @@ func (d *Device) Sync() error {
 
 // MemStats reports the device memory held by the device's plans and buffers.
 func (d *Device) MemStats() MemStats {
+	d.cache.mu.Lock()
+	cached := d.cache.held
+	d.cache.mu.Unlock()
 	return MemStats{
 		LiveAllocations: d.liveAllocs.Load(),
 		LiveBytes:       d.liveBytes.Load(),
+		CachedBytes:     cached,
 		Allocations:     d.allocs.Load(),
 		Frees:           d.frees.Load(),
 	}
@@ -166,29 +179,58 @@ func (d *Device) closeResource(r resource) {
 	d.resMu.Unlock()
 }
 
-// alloc allocates device memory; the caller holds d.mu shared.
+// bucketFor is the size actually allocated for a request of n bytes: the allocation
+// cache's bucket, unless rounding up would pass the device's largest allocation.
+func (d *Device) bucketFor(n int64) int64 {
+	b := bucketSize(n)
+	if d.info.MaxAllocation != 0 && uint64(b) > d.info.MaxAllocation {
+		return n
+	}
+	return b
+}
+
+// alloc returns device memory of at least bytes, from the allocation cache when it
+// can; the caller holds d.mu shared. Out of memory, it frees the cache and tries again.
 func (d *Device) alloc(bytes int64) (uint64, error) {
 	if d.info.MaxAllocation != 0 && uint64(bytes) > d.info.MaxAllocation {
 		return 0, fmt.Errorf("%w: %d bytes in one buffer; %s allows at most %d", ErrTooLarge, bytes,
 			d.info.Name, d.info.MaxAllocation)
 	}
-	m, err := memAlloc(d.h, bytes)
-	if err != nil {
-		return 0, err
+	b := d.bucketFor(bytes)
+	m := d.cache.take(b)
+	if m == 0 {
+		var err error
+		m, err = memAlloc(d.h, b)
+		if errors.Is(err, ErrOutOfMemory) {
+			d.cache.trim()
+			m, err = memAlloc(d.h, b)
+		}
+		if err != nil {
+			return 0, err
+		}
+		d.allocs.Add(1)
 	}
 	d.liveAllocs.Add(1)
-	d.liveBytes.Add(bytes)
-	d.allocs.Add(1)
+	d.liveBytes.Add(b)
 	return m, nil
 }
 
-// free releases memory from alloc; the caller holds d.mu (either way).
+// free gives memory from alloc back to the cache (or the device, past the cache's
+// limit); the caller holds d.mu (either way).
 func (d *Device) free(m uint64, bytes int64) {
 	if m == 0 {
 		return
 	}
-	memFree(d.h, m)
+	b := d.bucketFor(bytes)
 	d.liveAllocs.Add(-1)
-	d.liveBytes.Add(-bytes)
-	d.frees.Add(1)
+	d.liveBytes.Add(-b)
+	d.freeNow(d.cache.put(m, b))
+}
+
+// freeNow returns allocations to the device; the caller holds d.mu.
+func (d *Device) freeNow(list []cachedAlloc) {
+	for _, e := range list {
+		memFree(d.h, e.m)
+		d.frees.Add(1)
+	}
 }
