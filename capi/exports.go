@@ -175,6 +175,7 @@ func vkfftgo_device_mem_stats(h *C.vkfftgo_device, stats *C.vkfftgo_mem_stats) (
 	stats.live_bytes = C.int64_t(m.LiveBytes)
 	stats.allocations = C.int64_t(m.Allocations)
 	stats.frees = C.int64_t(m.Frees)
+	stats.cached_bytes = C.int64_t(m.CachedBytes)
 	return C.VKFFTGO_SUCCESS
 }
 

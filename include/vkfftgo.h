@@ -124,12 +124,13 @@ vkfftgo_status vkfftgo_device_sync(vkfftgo_device *device);
 typedef struct vkfftgo_mem_stats {
 	uint32_t size;
 	uint32_t reserved;
-	int64_t live_allocations; /* allocations not yet freed */
+	int64_t live_allocations; /* allocations held by open plans and buffers */
 	int64_t live_bytes;       /* their size */
-	int64_t allocations;      /* allocations since open */
-	int64_t frees;            /* frees since open */
+	int64_t allocations;      /* device allocations made since open */
+	int64_t frees;            /* device allocations freed since open */
+	int64_t cached_bytes;     /* released memory kept by the allocation cache for reuse */
 } vkfftgo_mem_stats;
-#define VKFFTGO_MEM_STATS_INIT { (uint32_t)sizeof(vkfftgo_mem_stats), 0u, 0, 0, 0, 0 }
+#define VKFFTGO_MEM_STATS_INIT { (uint32_t)sizeof(vkfftgo_mem_stats), 0u, 0, 0, 0, 0, 0 }
 #ifndef VKFFTGO_NO_PROTOTYPES
 vkfftgo_status vkfftgo_device_mem_stats(vkfftgo_device *device, vkfftgo_mem_stats *stats);
 #endif

@@ -184,7 +184,7 @@ int main(void)
 	}
 	vkfftgo_mem_stats ms = VKFFTGO_MEM_STATS_INIT;
 	CHECK(vkfftgo_device_mem_stats(d, &ms));
-	if (ms.live_allocations != 0 || ms.allocations != ms.frees) {
+	if (ms.live_allocations != 0 || ms.live_bytes != 0) {
 		fprintf(stderr, "device memory leaked: %lld live\n", (long long)ms.live_allocations);
 		return 1;
 	}

@@ -1,0 +1,17 @@
+# C API: libvkfftgo.so, its headers and config files (issue 3). Included by the Makefile.
+#   make lib [BACKEND=opencl|cuda]          -> $(BUILD)/lib/libvkfftgo.so.X.Y.Z, include/, pkgconfig, cmake
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#   make test-capi                          (part of make test)
+PREFIX ?= /usr/local
+
+.PHONY: lib install test-capi
+lib: setup ## build the C shared library and its config files into $(BUILD)
+	GO="$(GO)" scripts/build-lib.sh $(BACKEND) $(BUILD)
+
+install: lib ## install library, headers, vkfftgo.pc and VkFFTGoConfig.cmake into $(DESTDIR)$(PREFIX)
+	scripts/install-lib.sh $(BUILD) "$(DESTDIR)$(PREFIX)"
+
+test-capi: lib ## C/C++ consumers, backend guards, install + relocation, threads, signals
+	GO="$(GO)" MAKE="$(MAKE)" tests/capi/run.sh $(BUILD)
+
+test: test-capi

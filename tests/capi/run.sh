@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# tests/capi/run.sh BUILD — the C API's tests, run by `make test` (make test-capi) after
+# `make lib` has built the library prefix in BUILD. Each step prints one line.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+here="$root/tests/capi"
+MAKE=${MAKE:-make}
+tmp=$(mktemp -d /tmp/vkfftgo-capi.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+CWARN=(-Wall -Wextra -Werror -pedantic)
+step() { printf '== %s\n' "$*"; }
+die() { echo "FAIL: $*" >&2; exit 1; }
+
+step "header compiles alone as C99 and C++11 with ${CWARN[*]}"
+printf '#include <vkfftgo.h>\nint main(void){ vkfftgo_plan_desc d = VKFFTGO_PLAN_DESC_INIT; vkfftgo_mem_stats s = VKFFTGO_MEM_STATS_INIT; (void)s; return (int)d.size == 0; }\n' >"$tmp/h.c"
+cp "$tmp/h.c" "$tmp/h.cpp"
+gcc -std=c99 "${CWARN[@]}" -I"$build/include" -c "$tmp/h.c" -o "$tmp/h.o"
+g++ -std=c++11 "${CWARN[@]}" -I"$build/include" -c "$tmp/h.cpp" -o "$tmp/hpp.o"
+if command -v clang >/dev/null; then clang -std=c99 "${CWARN[@]}" -I"$build/include" -c "$tmp/h.c" -o "$tmp/h.o"; fi
+
+step "only vkfftgo_* symbols are exported (nm -D)"
+lib=$(readlink -f "$build/lib/libvkfftgo.so")
+others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v '^vkfftgo_' || true)
+[ -z "$others" ] || die "exported non-vkfftgo symbols: $others"
+[ "$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" = libvkfftgo.so.0 ] || die "SONAME is not libvkfftgo.so.0"
+echo "   $(nm -D --defined-only "$lib" | grep -c ' vkfftgo_') symbols, SONAME libvkfftgo.so.0"
+
+step "backend guard at compile time: another VKFFT_BACKEND is an #error naming both"
+printf '#define VKFFT_BACKEND 1\n#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' >"$tmp/wrong.c"
+if gcc -std=c99 -I"$build/include" -c "$tmp/wrong.c" -o "$tmp/wrong.o" 2>"$tmp/err"; then die "VKFFT_BACKEND=1 compiled"; fi
+grep -q 'error: .*VKFFT_BACKEND is 1 (cuda) here, but the installed libvkfftgo was built for VKFFT_BACKEND=3 (opencl)' "$tmp/err" ||
+  { cat "$tmp/err"; die "the #error does not name both backends"; }
+sed -n 's/.*#error "\(.*\)"/   \1/p' "$tmp/err" | head -1
+printf '#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' >"$tmp/wrong2.c"
+if g++ -DVKFFT_BACKEND=1 -I"$build/include" -x c++ -c "$tmp/wrong2.c" -o "$tmp/wrong2.o" 2>"$tmp/err"; then die "-DVKFFT_BACKEND=1 compiled (C++)"; fi
+grep -q 'VKFFT_BACKEND is 1 (cuda)' "$tmp/err" || die "C++ #error message"
+gcc -DVKFFT_BACKEND=1 -DVKFFTGO_ALLOW_OTHER_VKFFT_BACKEND -I"$build/include" -c "$tmp/wrong2.c" -o "$tmp/ok.o" ||
+  die "VKFFTGO_ALLOW_OTHER_VKFFT_BACKEND did not allow it"
+
+step "backend guard at link time: an object built against the cuda config does not link with this library"
+mkdir -p "$tmp/cudacfg/include"
+"$root/scripts/vkfftgo-gen.sh" cuda "$tmp/cudacfg"
+cp "$root/include/vkfftgo.h" "$tmp/cudacfg/include/"
+gcc -c -I"$tmp/cudacfg/include" "$tmp/wrong2.c" -o "$tmp/cuda.o"
+if gcc "$tmp/cuda.o" -L"$build/lib" -lvkfftgo -o "$tmp/cuda.out" 2>"$tmp/err"; then die "cuda object linked with the opencl library"; fi
+grep -q "undefined reference to .vkfftgo_library_backend_is_cuda'" "$tmp/err" || { cat "$tmp/err"; die "link error does not name the backend"; }
+sed -n 's/.*\(undefined reference to .*\)/   \1/p' "$tmp/err" | head -1
+gcc -c -I"$build/include" "$tmp/wrong2.c" -o "$tmp/ocl.o"
+gcc "$tmp/ocl.o" -L"$build/lib" -lvkfftgo -o "$tmp/ocl.out" || die "control: opencl object did not link"
+
+step "make install into a DESTDIR, then move the whole tree elsewhere"
+stage="$tmp/stage" prefix=/opt/vkfftgo
+"$MAKE" -s -C "$root" install BUILD="$build" PREFIX="$prefix" DESTDIR="$stage" >/dev/null
+mkdir -p "$tmp/moved/else/where"
+mv "$stage$prefix" "$tmp/moved/else/where/vkfftgo"
+rm -rf "$stage"
+inst="$tmp/moved/else/where/vkfftgo"
+(cd "$inst" && find . -printf '   %y %p %l\n' | sort)
+leaks=$(grep -rlaF -e "$root" -e "$build" -e "$stage" -e "$tmp" "$inst" || true)
+[ -z "$leaks" ] || die "build-tree or DESTDIR paths in installed files: $leaks"
+echo "   no build-tree ($root, $build) or DESTDIR path in any installed file"
+
+step "C consumer built only with pkg-config against the moved copy"
+export PKG_CONFIG_PATH="$inst/lib/pkgconfig"
+echo "   cc c_consumer.c \$(pkg-config --cflags --libs vkfftgo) -lm  # $(pkg-config --cflags --libs vkfftgo)"
+gcc -std=c99 "${CWARN[@]}" "$here/c_consumer.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/c_consumer"
+"$tmp/c_consumer"
+[ "$(pkg-config --variable=vkfft_backend vkfftgo)" = 3 ] || die "vkfftgo.pc backend"
+
+step "multi-threaded C consumer and bad arguments"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
+"$tmp/threads"
+
+step "C++ consumer: its own CMake project with find_package(VkFFTGo), against the moved copy"
+cmake -S "$here/cxx" -B "$tmp/cxx" -DCMAKE_PREFIX_PATH="$inst" -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" ||
+  { cat "$tmp/cmake.log"; die "cmake configure"; }
+grep 'VkFFTGo' "$tmp/cmake.log" | sed 's/^/   /'
+cmake --build "$tmp/cxx" -j2 >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; die "cmake build"; }
+"$tmp/cxx/cxx_consumer"
+"$tmp/cxx/signal_host"
+"$tmp/cxx/itk_pattern"
+
+step "top-level CMakeLists.txt: configure, build, install gives the same tree"
+cmake -S "$root" -B "$tmp/cmb" -DVKFFTGO_BACKEND=opencl >/dev/null
+cmake --build "$tmp/cmb" >/dev/null
+cmake --install "$tmp/cmb" --prefix "$tmp/cmi" >/dev/null
+diff <(cd "$tmp/cmi" && find . -printf '%y %p %l\n' | sort) <(cd "$inst" && find . -printf '%y %p %l\n' | sort) ||
+  die "cmake --install and make install differ"
+for f in include/vkfftgo_config.h lib/pkgconfig/vkfftgo.pc lib/cmake/VkFFTGo/VkFFTGoConfig.cmake; do
+  cmp -s "$tmp/cmi/$f" "$inst/$f" || die "$f differs between cmake and make"
+done
+echo "   identical file tree and config files"
+
+echo "capi tests: all passed"
