@@ -7,4 +7,9 @@ require (
 	gonum.org/v1/gonum v0.17.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/google/uuid v1.1.1 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	gorgonia.org/cu v0.9.6 // indirect
+)

@@ -92,6 +92,16 @@ int vkg_device_sync(vkg_device *dev, vkg_status *st);
  * normalisations, which VkFFT does not apply itself. */
 int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision, double factor,
 		  vkg_status *st);
+/* The same on an explicit queue (for work on a caller's stream/queue): queue is the
+ * backend's handle as an integer (CUstream | cl_command_queue); 0 means the device's own. */
+int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
+		    vkg_status *st);
+int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
+		     double factor, vkg_status *st);
+int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st);
+/* Free and total device memory as the driver reports them (CUDA: cuMemGetInfo); enters the
+ * context itself. VKG_ERR_UNSUPPORTED where the API has no such query (OpenCL). */
+int vkg_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st);
 
 /* Device-wide wrappers that enter and leave the context themselves (for cgo calls). */
 int vkg_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st);
@@ -143,5 +153,9 @@ int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes
  * waits for completion. */
 int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
 			vkg_mem copy_from, double scale, int wait, vkg_status *st);
+/* vkg_plan_run_device on an explicit queue (0 = the device's): VkFFT's launches, the copy
+ * and the scaling all go there, and wait synchronises that queue only. */
+int vkg_plan_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
+		    vkg_mem copy_from, uint64_t queue, double scale, int wait, vkg_status *st);
 
 #endif

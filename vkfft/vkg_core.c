@@ -70,6 +70,13 @@ struct vkg_plan {
 	vkg_native_mem launch_buffer, launch_real; /* the ones the next launch uses */
 	uint64_t complex_count, real_count;        /* elements, all batches */
 	vkg_native native;
+	/* the queue the next launch uses: VkFFT reads it through a pointer at every launch
+	 * (CUDA: config.stream, fixed per application in 1.3.4, so it points here) */
+#if VKFFT_BACKEND == 1
+	cudaStream_t launch_queue;
+#else
+	cl_command_queue launch_queue;
+#endif
 };
 
 static void vkg_log_reset(void)
@@ -191,7 +198,8 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	c.commandQueue = (cl_command_queue *)plan->native.queue;
 #elif VKFFT_BACKEND == 1
 	c.device = (CUdevice *)plan->native.device;
-	c.stream = (cudaStream_t *)plan->native.queue;
+	plan->launch_queue = *(cudaStream_t *)plan->native.queue;
+	c.stream = &plan->launch_queue;
 	c.num_streams = 1;
 #endif
 	if (p->load_blob) {
@@ -214,6 +222,12 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		uselocale(old);
 		freelocale(cloc);
 	}
+#if VKFFT_BACKEND == 1
+	/* VkFFT uploads its tables with cudaMemcpy on the legacy stream, which does not order
+	 * with non-blocking streams (ours, or a caller's): finish them before any launch */
+	if (r == VKFFT_SUCCESS)
+		cuCtxSynchronize();
+#endif
 	vkg_ctx_leave(dev);
 	if (r != VKFFT_SUCCESS) {
 		/* a failed initializeVkFFT has already released what it made */
@@ -250,8 +264,8 @@ void vkg_plan_destroy(vkg_plan *plan)
 	free(plan);
 }
 
-int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, double scale,
-		 vkg_status *st)
+static int run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, uint64_t queue,
+		  double scale, vkg_status *st)
 {
 	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
 	VkFFTResult r;
@@ -264,8 +278,12 @@ int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffe
 		plan->launch_real = real_buffer ? native_mem(real_buffer) : plan->real;
 		lp.inputBuffer = &plan->launch_real;
 	}
-#if VKFFT_BACKEND == 3
-	lp.commandQueue = (cl_command_queue *)plan->native.queue;
+#if VKFFT_BACKEND == 1
+	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
+#else
+	plan->launch_queue = queue ? (cl_command_queue)(uintptr_t)queue
+				   : *(cl_command_queue *)plan->native.queue;
+	lp.commandQueue = &plan->launch_queue;
 #endif
 	vkg_log_reset();
 	r = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
@@ -281,25 +299,37 @@ int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffe
 			out = (vkg_mem)(uintptr_t)plan->launch_buffer;
 			n = 2 * plan->complex_count;
 		}
-		return vkg_mem_scale(plan->dev, out, n, plan->params.double_precision, scale, st);
+		return vkg_mem_scale_on(plan->dev, queue, out, n, plan->params.double_precision, scale, st);
 	}
 	return VKG_OK;
 }
 
-int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
-			vkg_mem copy_from, double scale, int wait, vkg_status *st)
+int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, double scale,
+		 vkg_status *st)
+{
+	return run_on(plan, inverse, buffer, real_buffer, 0, scale, st);
+}
+
+int vkg_plan_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
+		    vkg_mem copy_from, uint64_t queue, double scale, int wait, vkg_status *st)
 {
 	int rc = vkg_ctx_enter(plan->dev, st);
 	if (rc)
 		return rc;
 	if (copy_from)
-		rc = vkg_mem_copy(plan->dev, buffer, copy_from, plan->buffer_size, st);
+		rc = vkg_mem_copy_on(plan->dev, queue, buffer, copy_from, plan->buffer_size, st);
 	if (rc == VKG_OK)
-		rc = vkg_plan_run(plan, inverse, buffer, real_buffer, scale, st);
+		rc = run_on(plan, inverse, buffer, real_buffer, queue, scale, st);
 	if (rc == VKG_OK && wait)
-		rc = vkg_device_sync(plan->dev, st);
+		rc = vkg_queue_sync(plan->dev, queue, st);
 	vkg_ctx_leave(plan->dev);
 	return rc;
+}
+
+int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
+			vkg_mem copy_from, double scale, int wait, vkg_status *st)
+{
+	return vkg_plan_run_on(plan, inverse, buffer, real_buffer, copy_from, 0, scale, wait, st);
 }
 
 int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes, const void *src,
@@ -333,3 +363,4 @@ int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes
 	vkg_ctx_leave(plan->dev);
 	return rc;
 }
+

@@ -231,17 +231,41 @@ int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueReadBuffer");
 }
 
+/* a caller's queue (as an integer), or the device's own for 0 */
+static cl_command_queue queue_of(vkg_device *dev, uint64_t queue)
+{
+	return queue ? (cl_command_queue)(uintptr_t)queue : dev->queue;
+}
+
 int vkg_mem_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
 {
-	cl_int err = clEnqueueCopyBuffer(dev->queue, (cl_mem)(uintptr_t)src, (cl_mem)(uintptr_t)dst, 0, 0,
+	return vkg_mem_copy_on(dev, 0, dst, src, bytes, st);
+}
+
+int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
+		    vkg_status *st)
+{
+	cl_int err = clEnqueueCopyBuffer(queue_of(dev, queue), (cl_mem)(uintptr_t)src, (cl_mem)(uintptr_t)dst, 0, 0,
 					 bytes, 0, NULL, NULL);
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueCopyBuffer");
 }
 
 int vkg_device_sync(vkg_device *dev, vkg_status *st)
 {
-	cl_int err = clFinish(dev->queue);
+	return vkg_queue_sync(dev, 0, st);
+}
+
+int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
+{
+	cl_int err = clFinish(queue_of(dev, queue));
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clFinish");
+}
+
+int vkg_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
+{
+	*free_bytes = 0;
+	*total_bytes = dev->info.global_mem;
+	return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "OpenCL does not report free device memory");
 }
 
 static const char scale_src_f[] =
@@ -284,6 +308,12 @@ fail:
 int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision, double factor,
 		  vkg_status *st)
 {
+	return vkg_mem_scale_on(dev, 0, mem, n, double_precision, factor, st);
+}
+
+int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
+		     double factor, vkg_status *st)
+{
 	cl_int err;
 	cl_mem m = (cl_mem)(uintptr_t)mem;
 	cl_ulong cn = n;
@@ -309,7 +339,7 @@ int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision
 	}
 	err |= clSetKernelArg(k, 2, sizeof cn, &cn);
 	if (err == CL_SUCCESS)
-		err = clEnqueueNDRangeKernel(dev->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+		err = clEnqueueNDRangeKernel(queue_of(dev, queue), k, 1, NULL, &global, &local, 0, NULL, NULL);
 	if (err != CL_SUCCESS)
 		rc = cl_fail(st, err, "scaling the output");
 out:

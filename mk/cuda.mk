@@ -1,0 +1,61 @@
+# mk/cuda.mk — the cuda backend's build check, GPU bundle and GPU test run.
+#
+#   make cuda-sdk           unpack Debian's nvidia-cuda-dev 12.4 headers + stubs (no toolkit needed)
+#   make cuda-build-check   build the cuda-tagged packages and link their test binaries (CI, no GPU)
+#   make gpu-bundle         test binaries + benchmark + raw VkFFT C baseline + libnvrtc .debs in .gpu/
+#   make test-cuda          gpu-bundle, then tests/gpu/run.sh on this machine's GPU
+#
+# Headers and libraries: CUDA_HOME (default /usr/local/cuda) when it has include/cuda.h,
+# else the Debian packages under CUDA_SDK. cuda-build-check always uses the Debian ones.
+VKFFTGO_CACHE ?= $(HOME)/.cache/vkfftgo
+CUDA_SDK ?= $(VKFFTGO_CACHE)/cuda-12.4
+CUDA_HOME ?= /usr/local/cuda
+GPU_BUNDLE ?= .gpu
+CUDA_LIBS := -lcuda -Wl,-Bstatic -lcudart_static -Wl,-Bdynamic -lnvrtc -lm -lpthread -ldl -lrt
+
+SDK_CFLAGS := -I$(CUDA_SDK)/include
+SDK_LDFLAGS := -L$(CUDA_SDK)/lib -L$(CUDA_SDK)/lib/stubs
+ifneq ($(wildcard $(CUDA_HOME)/include/cuda.h),)
+CUDA_CFLAGS ?= -I$(CUDA_HOME)/include
+CUDA_LDFLAGS ?= -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs
+CUDA_DEPS ?=
+else
+CUDA_CFLAGS ?= $(SDK_CFLAGS)
+CUDA_LDFLAGS ?= $(SDK_LDFLAGS)
+CUDA_DEPS ?= cuda-sdk
+endif
+CUDA_PKGS := ./vkfft/ ./cuinterop/ ./tests/gpu/bench/
+
+.PHONY: cuda-sdk cuda-build-check gpu-bundle test-cuda
+
+cuda-sdk: ## unpack Debian's CUDA 12.4 headers, link stubs and static runtime into $(CUDA_SDK)
+	@scripts/cuda-sdk.sh $(CUDA_SDK)
+
+# cuda_build BUILD_DIR CFLAGS LDFLAGS: the cuda-tagged packages and their linked test binaries
+define cuda_build
+	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda $(CUDA_PKGS)
+	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) vet -tags cuda $(CUDA_PKGS)
+	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) test -c -tags cuda -ldflags='-s -w' -o $(1)/vkfft.test ./vkfft/
+	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) test -c -tags cuda -ldflags='-s -w' -o $(1)/cuinterop.test ./cuinterop/
+	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/bench ./tests/gpu/bench/
+	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include tests/gpu/rawbench.c -o $(1)/rawbench $(3) $(CUDA_LIBS) 2>$(1)/rawbench.warnings
+endef
+
+cuda-build-check: vendor cuda-sdk ## compile and link everything cuda-tagged against Debian's CUDA 12.4 (no GPU needed)
+	@mkdir -p $(BUILD)/cuda
+	$(call cuda_build,$(BUILD)/cuda,$(SDK_CFLAGS),$(SDK_LDFLAGS))
+	@echo "cuda-build-check: ok ($$(ls $(BUILD)/cuda | tr '\n' ' '))"
+
+gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
+	@scripts/cuda-sdk.sh $(CUDA_SDK) # also fetches the libnvrtc .debs
+	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/debs $(GPU_BUNDLE)/src $(BUILD)
+	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))
+	cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/
+	cp vkfft/vkg.h vkfft/vkg_cuda.h vkfft/vkg_core.c vkfft/vkg_cuda.c vkfft/vkg_common.c tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
+	cp tests/gpu/run.sh $(GPU_BUNDLE)/
+	tar -czf $(BUILD)/vkfftgo-gpu-bundle.tar.gz -C $(GPU_BUNDLE) .
+	@du -sh $(GPU_BUNDLE) $(BUILD)/vkfftgo-gpu-bundle.tar.gz
+
+test-cuda: gpu-bundle ## build the bundle and run it on this machine's GPU
+	$(GPU_BUNDLE)/run.sh

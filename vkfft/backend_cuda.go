@@ -1,0 +1,16 @@
+//go:build cgo && cuda && !opencl
+
+package vkfft
+
+// CUDA backend (VKFFT_BACKEND 1), chosen with -tags cuda. Headers and link libraries come
+// from CGO_CFLAGS/CGO_LDFLAGS when set (make cuda-build-check and make test-cuda point
+// them at CUDA_HOME or at the Debian nvidia-cuda-dev unpacked by make cuda-sdk), else
+// from /usr/local/cuda. The runtime is linked statically (VkFFT calls cudaMalloc & co.);
+// libcuda (the driver) and libnvrtc (VkFFT's kernel compiler) are loaded at run time.
+
+// #cgo CFLAGS: -DVKFFT_BACKEND=1 -I${SRCDIR}/../cvendor/include -I/usr/local/cuda/include
+// #cgo LDFLAGS: -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs
+// #cgo LDFLAGS: -lcuda -Wl,-Bstatic -lcudart_static -Wl,-Bdynamic -lnvrtc -lm -lpthread -ldl -lrt
+import "C"
+
+const compiledBackend = CUDA
