@@ -93,6 +93,7 @@ func infoFromC(i int, ci *C.vkg_device_info) DeviceInfo {
 		ComputeMajor:    int(ci.compute_major),
 		ComputeMinor:    int(ci.compute_minor),
 		DoublePrecision: ci.fp64 != 0,
+		HostMemory:      ci.host_memory != 0,
 	}
 }
 

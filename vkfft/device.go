@@ -21,6 +21,7 @@ type DeviceInfo struct {
 	ComputeMajor    int     // CUDA compute capability; 0 elsewhere
 	ComputeMinor    int
 	DoublePrecision bool // complex128/float64 plans can run
+	HostMemory      bool // the device computes in host memory (a CPU): no transfers to speed up
 }
 
 // Devices lists the devices of this build's backend, across all platforms, in the
@@ -65,6 +66,15 @@ type Device struct {
 	resources map[resource]struct{}
 	cache     AllocCache
 
+	// host transfers: pinned staging slots, pinned ranges, streams
+	stageMu      sync.Mutex
+	stageMin     int64
+	stager       stagerHandle
+	stagerFailed bool
+	pinned       pinnedSet
+	streamsMu    sync.Mutex
+	streams      map[*Stream]struct{}
+
 	liveAllocs, liveBytes, allocs, frees atomic.Int64
 
 	pcache atomic.Pointer[PlanCache] // the in-memory plan cache (cache.go), made on first use
@@ -83,7 +93,11 @@ func Open(ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, opError("open", err)
 	}
-	d := &Device{h: h, info: info, resources: make(map[resource]struct{})}
+	d := &Device{h: h, info: info, resources: make(map[resource]struct{}),
+		streams: make(map[*Stream]struct{}), stageMin: DefaultStagingThreshold}
+	if info.HostMemory {
+		d.stageMin = -1
+	}
 	d.cache.dev = d
 	d.cache.limit = defaultAllocCacheLimit(info.GlobalMemory)
 	return d, nil
@@ -111,6 +125,7 @@ func (d *Device) Close() error {
 	for r := range rs {
 		r.release()
 	}
+	d.closeStager()
 	d.cache.trim()
 	deviceClose(d.h)
 	d.h = nil

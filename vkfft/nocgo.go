@@ -47,3 +47,27 @@ func planRunHost(planHandle, status, bool, unsafe.Pointer, int64, unsafe.Pointer
 func planRunDevice(planHandle, status, bool, uint64, uint64, uint64, float64, bool) error {
 	return ErrNoBackend
 }
+
+type stagerHandle = *struct{}
+
+func stagerCreate(deviceHandle, int64, int) (stagerHandle, error)     { return nil, ErrNoBackend }
+func stagerDestroy(stagerHandle)                                      {}
+func pinnedAlloc(deviceHandle, int64) (unsafe.Pointer, uint64, error) { return nil, 0, ErrNoBackend }
+func pinnedFree(deviceHandle, unsafe.Pointer, uint64)                 {}
+func streamCreate(deviceHandle) (uint64, uint64, error)               { return 0, 0, ErrNoBackend }
+func streamDestroy(deviceHandle, uint64, uint64)                      {}
+func streamSync(deviceHandle, status, uint64) error                   { return ErrNoBackend }
+func eventNew(deviceHandle) (uint64, error)                           { return 0, ErrNoBackend }
+func eventFree(deviceHandle, uint64)                                  {}
+
+func planRunHostStaged(planHandle, stagerHandle, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, float64) error {
+	return ErrNoBackend
+}
+
+func planRunHostAsync(planHandle, status, uint64, uint64, uint64, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, float64) error {
+	return ErrNoBackend
+}
+
+func pipelineRun([2]planHandle, [2]uint64, stagerHandle, bool, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, int, float64) error {
+	return ErrNoBackend
+}

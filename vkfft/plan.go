@@ -27,6 +27,9 @@ type plan struct {
 	buf     uint64 // complex data, l.complexBytes
 	realBuf uint64 // real data (R2C), l.realBytes
 	binary  []byte // compiled kernels, when asked to keep them
+
+	ev         uint64  // recorded after the plan's asynchronous work (0 until the first)
+	lastStream *Stream // the stream of the plan's last asynchronous call, until settled
 }
 
 // planOptions are the internal knobs of newPlan.
@@ -96,6 +99,11 @@ func (p *plan) release() {
 	if p.h == nil {
 		return
 	}
+	_ = p.settle()
+	if p.ev != 0 {
+		eventFree(p.dev.h, p.ev)
+		p.ev = 0
+	}
 	planDestroy(p.h)
 	p.h = nil
 	p.freeBuffers()
@@ -143,7 +151,17 @@ func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src uns
 	if p.h == nil {
 		return closedError(direction(inverse), "plan")
 	}
-	if err := planRunHost(p.h, p.st, inverse, dst, dstBytes, src, srcBytes, scaleFor(&p.l, inverse)); err != nil {
+	if err := p.settle(); err != nil {
+		return opError(direction(inverse), err)
+	}
+	var err error
+	if s := p.dev.stagerFor(dst, src, dstBytes, srcBytes); s != nil {
+		err = planRunHostStaged(p.h, s, p.st, inverse, dst, dstBytes, src, srcBytes, scaleFor(&p.l, inverse))
+		p.dev.stageMu.Unlock()
+	} else {
+		err = planRunHost(p.h, p.st, inverse, dst, dstBytes, src, srcBytes, scaleFor(&p.l, inverse))
+	}
+	if err != nil {
 		return opError(direction(inverse), err)
 	}
 	return nil
@@ -157,6 +175,9 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 	defer p.mu.Unlock()
 	if p.h == nil {
 		return closedError(op, "plan")
+	}
+	if err := p.settle(); err != nil {
+		return opError(op, err)
 	}
 	bufs := [...]*buffer{buf, realBuf, copyFrom}
 	var mem [3]uint64

@@ -53,6 +53,7 @@ typedef struct vkg_device_info {
 	uint32_t vendor_id;
 	int compute_major, compute_minor; /* CUDA compute capability; 0 on OpenCL */
 	int fp64;                         /* double precision supported */
+	int host_memory; /* computes in host memory (a CPU device): pinned staging gains nothing */
 } vkg_device_info;
 
 /* ---- backend layer (vkg_opencl.c, vkg_cuda.c) ---- */

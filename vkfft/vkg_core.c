@@ -364,3 +364,27 @@ int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes
 	return rc;
 }
 
+/* ---- accessors for the staging layer (vkg_stage.c) ---- */
+
+void vkg_plan_io_bytes(vkg_plan *plan, int inverse, uint64_t *in_bytes, uint64_t *out_bytes)
+{
+	int is_r2c = plan->params.kind == VKG_R2C;
+	*in_bytes = is_r2c && !inverse ? plan->real_size : plan->buffer_size;
+	*out_bytes = is_r2c && inverse ? plan->real_size : plan->buffer_size;
+}
+
+void vkg_plan_io_buffers(vkg_plan *plan, int inverse, vkg_mem *in, vkg_mem *out)
+{
+	vkg_mem cbuf = (vkg_mem)(uintptr_t)plan->buffer;
+	vkg_mem rbuf = (vkg_mem)(uintptr_t)plan->real;
+	int is_r2c = plan->params.kind == VKG_R2C;
+	*in = is_r2c && !inverse ? rbuf : cbuf;
+	*out = is_r2c && inverse ? rbuf : cbuf;
+}
+
+vkg_device *vkg_plan_device(vkg_plan *plan) { return plan->dev; }
+
+int vkg_plan_run_queue(vkg_plan *plan, int inverse, uint64_t queue, double scale, vkg_status *st)
+{
+	return run_on(plan, inverse, 0, 0, queue, scale, st);
+}

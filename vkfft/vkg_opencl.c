@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "vkg.h"
+#include "vkg_xfer.h"
 
 struct vkg_device {
 	cl_platform_id platform;
@@ -106,6 +107,11 @@ static void fill_info(cl_platform_id p, cl_device_id d, vkg_device_info *info)
 	info->vendor_id = vid;
 	info_string(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
 	info->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+	{
+		cl_device_type type = 0;
+		clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+		info->host_memory = (type & CL_DEVICE_TYPE_CPU) != 0;
+	}
 }
 
 int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
@@ -345,4 +351,132 @@ int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, i
 out:
 	pthread_mutex_unlock(&dev->scale_mu);
 	return rc;
+}
+
+/* ---- transfer primitives (vkg_xfer.h) ---- */
+
+/* Pinned host memory is a buffer the implementation allocates in host memory, mapped for
+ * the host once; the mapping stays valid until vkg_host_free. */
+int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+{
+	cl_int err;
+	cl_mem m = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+	*ptr = NULL;
+	*handle = 0;
+	if (!m)
+		return cl_fail(st, err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+	*ptr = clEnqueueMapBuffer(dev->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
+				  NULL, &err);
+	if (!*ptr) {
+		clReleaseMemObject(m);
+		return cl_fail(st, err, "clEnqueueMapBuffer");
+	}
+	*handle = (uint64_t)(uintptr_t)m;
+	return VKG_OK;
+}
+
+void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
+{
+	cl_mem m = (cl_mem)(uintptr_t)handle;
+	if (!m)
+		return;
+	clEnqueueUnmapMemObject(dev->queue, m, ptr, 0, NULL, NULL);
+	clFinish(dev->queue);
+	clReleaseMemObject(m);
+}
+
+int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
+{
+	cl_int err;
+	cl_command_queue q = clCreateCommandQueue(dev->context, dev->device, 0, &err);
+	*queue = 0;
+	if (!q)
+		return cl_fail(st, err, "clCreateCommandQueue");
+	*queue = (uint64_t)(uintptr_t)q;
+	return VKG_OK;
+}
+
+void vkg_queue_destroy(vkg_device *dev, uint64_t queue)
+{
+	(void)dev;
+	if (queue) {
+		clFinish((cl_command_queue)(uintptr_t)queue);
+		clReleaseCommandQueue((cl_command_queue)(uintptr_t)queue);
+	}
+}
+
+int vkg_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
+			uint64_t bytes, vkg_status *st)
+{
+	cl_int err = clEnqueueWriteBuffer(queue_of(dev, queue), (cl_mem)(uintptr_t)dst, CL_FALSE, off, bytes,
+					  src, 0, NULL, NULL);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueWriteBuffer");
+}
+
+int vkg_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off,
+		       uint64_t bytes, vkg_status *st)
+{
+	cl_int err = clEnqueueReadBuffer(queue_of(dev, queue), (cl_mem)(uintptr_t)src, CL_FALSE, off, bytes,
+					 dst, 0, NULL, NULL);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueReadBuffer");
+}
+
+/* An OpenCL event is created by the command it marks, so ours holds the latest one. */
+typedef struct cl_marker {
+	cl_event e;
+} cl_marker;
+
+int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
+{
+	cl_marker *m = calloc(1, sizeof *m);
+	(void)dev;
+	*ev = (uint64_t)(uintptr_t)m;
+	return m ? VKG_OK : vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
+}
+
+void vkg_event_destroy(vkg_device *dev, uint64_t ev)
+{
+	cl_marker *m = (cl_marker *)(uintptr_t)ev;
+	(void)dev;
+	if (!m)
+		return;
+	if (m->e)
+		clReleaseEvent(m->e);
+	free(m);
+}
+
+int vkg_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+{
+	cl_marker *m = (cl_marker *)(uintptr_t)ev;
+	cl_event e;
+	cl_int err = clEnqueueMarkerWithWaitList(queue_of(dev, queue), 0, NULL, &e);
+	if (err != CL_SUCCESS)
+		return cl_fail(st, err, "clEnqueueMarkerWithWaitList");
+	if (m->e)
+		clReleaseEvent(m->e);
+	m->e = e;
+	/* markers on a queue nobody waits on may never be submitted: push it */
+	clFlush(queue_of(dev, queue));
+	return VKG_OK;
+}
+
+int vkg_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+{
+	cl_marker *m = (cl_marker *)(uintptr_t)ev;
+	cl_int err;
+	if (!m->e)
+		return VKG_OK;
+	err = clEnqueueBarrierWithWaitList(queue_of(dev, queue), 1, &m->e, NULL);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueBarrierWithWaitList");
+}
+
+int vkg_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st)
+{
+	cl_marker *m = (cl_marker *)(uintptr_t)ev;
+	cl_int err;
+	(void)dev;
+	if (!m->e)
+		return VKG_OK;
+	err = clWaitForEvents(1, &m->e);
+	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clWaitForEvents");
 }

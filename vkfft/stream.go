@@ -1,0 +1,211 @@
+package vkfft
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Stream is an extra in-order queue (a CUDA stream, an OpenCL command queue) on a
+// device. Work queued on different streams may run concurrently; work on one stream
+// runs in order. The asynchronous calls (ForwardAsync, InverseAsync) queue work on a
+// stream and return at once; Wait waits for it.
+//
+// Host memory rule: the HostBuffers passed to an asynchronous call belong to the device
+// until Wait returns — do not read dst or write src before that. Closing a HostBuffer
+// waits for all queued work first.
+type Stream struct {
+	mu  sync.Mutex
+	dev *Device
+	q   uint64 // 0 once closed
+	ev  uint64
+	st  status
+}
+
+// NewStream creates a stream on d.
+func (d *Device) NewStream() (*Stream, error) {
+	h, err := d.use("new stream")
+	if err != nil {
+		return nil, err
+	}
+	defer d.mu.RUnlock()
+	q, ev, err := streamCreate(h)
+	if err != nil {
+		return nil, opError("new stream", err)
+	}
+	s := &Stream{dev: d, q: q, ev: ev, st: newStatus()}
+	d.streamsMu.Lock()
+	d.streams[s] = struct{}{}
+	d.streamsMu.Unlock()
+	d.track(s)
+	return s, nil
+}
+
+// Wait blocks until all work queued on the stream has finished.
+func (s *Stream) Wait() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.q == 0 {
+		return closedError("wait", "stream")
+	}
+	if err := streamSync(s.dev.h, s.st, s.q); err != nil {
+		return opError("wait", err)
+	}
+	return nil
+}
+
+// Close waits for the stream's work and destroys it. It is idempotent.
+func (s *Stream) Close() error {
+	s.dev.closeResource(s)
+	return nil
+}
+
+// release destroys the stream; the caller holds s.dev.mu.
+func (s *Stream) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.q == 0 {
+		return
+	}
+	// out of the device's list first, so syncAll never sees a destroyed queue
+	s.dev.streamsMu.Lock()
+	delete(s.dev.streams, s)
+	s.dev.streamsMu.Unlock()
+	streamDestroy(s.dev.h, s.q, s.ev)
+	s.q = 0
+	freeStatus(s.st)
+	s.st = nil
+}
+
+// syncAll waits for the device's queue and every stream; the caller holds d.mu.
+func (d *Device) syncAll() {
+	_ = deviceSync(d.h)
+	d.streamsMu.Lock()
+	defer d.streamsMu.Unlock()
+	for s := range d.streams {
+		st := newStatus()
+		_ = streamSync(d.h, st, s.q)
+		freeStatus(st)
+	}
+}
+
+// runAsync queues a host round trip between pinned buffers on s.
+func (p *plan) runAsync(s *Stream, inverse bool, dst, src *hostBuffer, dstLen, srcLen int,
+	dstBytes, srcBytes int64) error {
+	op := "forward async"
+	if inverse {
+		op = "inverse async"
+	}
+	if s == nil {
+		return opError(op, fmt.Errorf("%w: nil stream", ErrInvalidArgument))
+	}
+	if s.dev != p.dev {
+		return opError(op, fmt.Errorf("%w: the stream belongs to another device", ErrWrongDevice))
+	}
+	for _, b := range [...]struct {
+		name string
+		hb   *hostBuffer
+		want int
+	}{{"src", src, srcLen}, {"dst", dst, dstLen}} {
+		if err := checkLen(op, b.name, false, b.hb.n, b.want); err != nil {
+			return err
+		}
+		if b.hb.dev != p.dev {
+			return opError(op, ErrWrongDevice)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return closedError(op, "plan")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.q == 0 {
+		return closedError(op, "stream")
+	}
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if dst != src {
+		dst.mu.Lock()
+		defer dst.mu.Unlock()
+	}
+	if src.ptr == nil || dst.ptr == nil {
+		return closedError(op, "host buffer")
+	}
+	if p.ev == 0 {
+		ev, err := eventNew(p.dev.h)
+		if err != nil {
+			return opError(op, err)
+		}
+		p.ev = ev
+	}
+	last := p.lastQueue()
+	if err := planRunHostAsync(p.h, p.st, s.q, p.ev, last, inverse, dst.ptr, dstBytes, src.ptr, srcBytes,
+		scaleFor(&p.l, inverse)); err != nil {
+		return opError(op, err)
+	}
+	p.lastStream = s
+	return nil
+}
+
+// lastQueue is the queue the plan's previous asynchronous work went to (0: the device's).
+func (p *plan) lastQueue() uint64 {
+	if p.lastStream == nil {
+		return 0
+	}
+	return p.lastStream.q
+}
+
+// settle waits for the plan's asynchronous work before it runs on the device's own
+// queue; the caller holds p.mu.
+func (p *plan) settle() error {
+	s := p.lastStream
+	if s == nil {
+		return nil
+	}
+	p.lastStream = nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.q == 0 { // closed: its work is done
+		return nil
+	}
+	return streamSync(s.dev.h, s.st, s.q)
+}
+
+// ForwardAsync queues the forward transform of src into dst (pinned buffers of Len
+// elements) on s and returns at once; s.Wait() waits for the result. See Stream for
+// when the buffers may be touched again.
+func (p *Plan[T]) ForwardAsync(s *Stream, dst, src *HostBuffer[T]) error {
+	return p.runAsync(s, false, dst, src)
+}
+
+// InverseAsync is the asynchronous Inverse.
+func (p *Plan[T]) InverseAsync(s *Stream, dst, src *HostBuffer[T]) error {
+	return p.runAsync(s, true, dst, src)
+}
+
+func (p *Plan[T]) runAsync(s *Stream, inverse bool, dst, src *HostBuffer[T]) error {
+	if dst == nil || src == nil {
+		return opError("async", fmt.Errorf("%w: host buffer", ErrNilBuffer))
+	}
+	l := &p.p.l
+	return p.p.runAsync(s, inverse, &dst.b, &src.b, l.complexLen, l.complexLen, l.complexBytes, l.complexBytes)
+}
+
+// ForwardAsync queues the real-to-complex transform of src into dst on s.
+func (p *RealPlan[R, C]) ForwardAsync(s *Stream, dst *HostBuffer[C], src *HostBuffer[R]) error {
+	if dst == nil || src == nil {
+		return opError("forward async", fmt.Errorf("%w: host buffer", ErrNilBuffer))
+	}
+	l := &p.p.l
+	return p.p.runAsync(s, false, &dst.b, &src.b, l.complexLen, l.realLen, l.complexBytes, l.realBytes)
+}
+
+// InverseAsync queues the complex-to-real transform of src into dst on s.
+func (p *RealPlan[R, C]) InverseAsync(s *Stream, dst *HostBuffer[R], src *HostBuffer[C]) error {
+	if dst == nil || src == nil {
+		return opError("inverse async", fmt.Errorf("%w: host buffer", ErrNilBuffer))
+	}
+	l := &p.p.l
+	return p.p.runAsync(s, true, &dst.b, &src.b, l.realLen, l.complexLen, l.realBytes, l.complexBytes)
+}
