@@ -33,6 +33,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -185,14 +186,37 @@ func kcacheProblem(counter *atomic.Int64, err error) {
 // kcacheFS is the file-system layer, replaceable by tests to inject faults that a
 // root user cannot produce with permissions.
 type kcacheFSOps interface {
-	ReadFile(name string) ([]byte, error)
+	ReadFile(name string, limit int64) ([]byte, error)
 	WriteAtomic(dir, name string, parts ...[]byte) error
 	Touch(name string)
 }
 
 type osFS struct{}
 
-func (osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+// ReadFile reads a whole file of at most limit bytes: a huge file planted under an
+// entry's name is rejected before it is read.
+func (osFS) ReadFile(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, larger than the cache (%d)", name, fi.Size(), limit)
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return data, nil
+}
 
 func (osFS) Touch(name string) {
 	now := time.Now()
@@ -385,9 +409,9 @@ func keyDiff(got, want []byte) string {
 
 // kcacheLookup returns a verified payload for key from dir, or nil. A bad entry is
 // counted as rejected and left to be overwritten.
-func kcacheLookup(dir string, key []byte) (payload []byte, path string) {
+func kcacheLookup(dir string, key []byte, maxBytes int64) (payload []byte, path string) {
 	path = filepath.Join(dir, kcacheFileName(key))
-	data, err := kcacheFS.ReadFile(path)
+	data, err := kcacheFS.ReadFile(path, maxBytes)
 	if err != nil {
 		// no entry, or no directory at all, is a plain miss; anything else is an
 		// entry we could not read
@@ -569,7 +593,8 @@ func planCreateCached(h deviceHandle, info *DeviceInfo, p *planParams) (planHand
 	}
 	id := identFor(info)
 	key := kcacheKey(&id, p)
-	payload, path := kcacheLookup(dir, key)
+	maxBytes := KernelCacheMaxBytes()
+	payload, path := kcacheLookup(dir, key, maxBytes)
 	if payload != nil {
 		q := *p
 		q.loadBlob, q.save = payload, false
@@ -589,7 +614,7 @@ func planCreateCached(h deviceHandle, info *DeviceInfo, p *planParams) (planHand
 		return nil, nil, err
 	}
 	bin := planBinary(ph)
-	kcacheStore(dir, path, key, bin, KernelCacheMaxBytes())
+	kcacheStore(dir, path, key, bin, maxBytes)
 	if !wantBinary {
 		bin = nil
 	}

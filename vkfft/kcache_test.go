@@ -383,11 +383,11 @@ type faultFS struct {
 	readErr, writeErr error
 }
 
-func (f faultFS) ReadFile(name string) ([]byte, error) {
+func (f faultFS) ReadFile(name string, limit int64) ([]byte, error) {
 	if f.readErr != nil {
 		return nil, &os.PathError{Op: "open", Path: name, Err: f.readErr}
 	}
-	return f.osFS.ReadFile(name)
+	return f.osFS.ReadFile(name, limit)
 }
 
 func (f faultFS) WriteAtomic(dir, name string, parts ...[]byte) error {
@@ -508,7 +508,7 @@ func TestKernelCacheLRUByteCap(t *testing.T) {
 	}
 	require.NoError(t, os.Chtimes(stale, time.Now().Add(-2*kcacheStaleTmp), time.Now().Add(-2*kcacheStaleTmp)))
 	// a hit makes entry 0 the most recently used
-	got, _ := kcacheLookup(dir, keys[0])
+	got, _ := kcacheLookup(dir, keys[0], capBytes)
 	require.Equal(t, payload, got)
 	before := ReadKernelCacheStats()
 	kcacheStore(dir, paths[2], keys[2], payload, capBytes)
@@ -531,6 +531,15 @@ func TestKernelCacheLRUByteCap(t *testing.T) {
 	info, _, err = ReadKernelCacheInfo()
 	require.NoError(t, err)
 	require.Zero(t, info.Entries)
+	// a file larger than the cap is rejected unread
+	big := filepath.Join(dir, kcacheFileName(keys[1]))
+	require.NoError(t, os.WriteFile(big, make([]byte, 4096), 0o600))
+	before = ReadKernelCacheStats()
+	got, _ = kcacheLookup(dir, keys[1], 4000)
+	require.Nil(t, got)
+	require.Equal(t, before.Rejected+1, ReadKernelCacheStats().Rejected)
+	require.Contains(t, ReadKernelCacheStats().LastProblem, "larger than the cache")
+	require.NoError(t, os.Remove(big))
 	// an entry larger than the cap is not written (it would evict itself)
 	kcacheStore(dir, paths[0], keys[0], payload, 10)
 	require.NoFileExists(t, paths[0])
@@ -628,7 +637,7 @@ func TestKernelCacheChildProcess(t *testing.T) {
 				}
 				// a cap of ~2 entries keeps the trimming busy too
 				kcacheStore(dir, paths[k], keys[k], payload, 600<<10)
-			} else if got, _ := kcacheLookup(dir, keys[k]); got != nil {
+			} else if got, _ := kcacheLookup(dir, keys[k], 1<<30); got != nil {
 				kcacheStats.hits.Add(1)
 			}
 		}
