@@ -63,8 +63,8 @@ func cacheInfo(list bool) error {
 		fmt.Println("kernel cache: off")
 		return nil
 	}
-	fmt.Printf("kernel cache: %s\n  entries %d, %s of %s\n", info.Dir, info.Entries, mib(info.Bytes),
-		mib(info.MaxBytes))
+	fmt.Printf("kernel cache: %s\n  entries %d, %s of %s\n", info.Dir, info.Entries, cacheMiB(info.Bytes),
+		cacheMiB(info.MaxBytes))
 	if list {
 		for _, e := range entries {
 			fmt.Printf("  %s  %10d  %s\n", e.ModTime.Format(time.DateTime), e.Bytes, e.Path)
@@ -73,7 +73,7 @@ func cacheInfo(list bool) error {
 	return nil
 }
 
-func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+func cacheMiB(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 // CacheSummary is one line on the caches for benchmark output: the disk cache's
 // counters in this process and, given a device, its plan cache's.
@@ -95,26 +95,26 @@ func CacheSummary(d *vkfft.Device) string {
 	return s
 }
 
-// benchShape is one plan to measure: "256x256x256", "4096*16384" (shape*batch), with
+// cacheShape is one plan to measure: "256x256x256", "4096*16384" (shape*batch), with
 // ":c64" or ":c128".
-type benchShape struct {
+type cacheShape struct {
 	Spec   string
 	Shape  []int
 	Batch  int
 	Double bool
 }
 
-// designShapes are the shapes of DESIGN.md's measured anchors.
-const designShapes = "256x256x256:c64,512x512x512:c64,4096x4096:c64,4096*16384:c64,256x256x256:c128"
+// cacheDesignShapes are the shapes of DESIGN.md's measured anchors.
+const cacheDesignShapes = "256x256x256:c64,512x512x512:c64,4096x4096:c64,4096*16384:c64,256x256x256:c128"
 
-func parseShapes(s string) ([]benchShape, error) {
-	var out []benchShape
+func parseCacheShapes(s string) ([]cacheShape, error) {
+	var out []cacheShape
 	for _, spec := range strings.Split(s, ",") {
 		spec = strings.TrimSpace(spec)
 		if spec == "" {
 			continue
 		}
-		bs := benchShape{Spec: spec, Batch: 1}
+		bs := cacheShape{Spec: spec, Batch: 1}
 		dims, prec, _ := strings.Cut(spec, ":")
 		switch prec {
 		case "", "c64":
@@ -143,8 +143,8 @@ func parseShapes(s string) ([]benchShape, error) {
 	return out, nil
 }
 
-// childResult is what one bench-child process reports.
-type childResult struct {
+// cacheChildResult is what one bench-child process reports.
+type cacheChildResult struct {
 	PlanMs    float64 // NewPlan, cold or from disk
 	MemoryNs  float64 // CachedPlan+Release on a hit, mean
 	Hits      int64   // disk-cache counters of the child
@@ -157,7 +157,7 @@ type childResult struct {
 	MemoryHit bool
 }
 
-type benchRow struct {
+type cacheBenchRow struct {
 	Shape    string
 	ColdMs   float64
 	DiskMs   float64 // median over the fresh processes
@@ -171,31 +171,29 @@ type benchRow struct {
 
 func cacheBench(args []string) error {
 	fs := flag.NewFlagSet("cache bench", flag.ContinueOnError)
-	shapes := fs.String("shapes", designShapes,
+	shapes := fs.String("shapes", cacheDesignShapes,
 		"comma-separated shapes: dims joined by x, optional *batch, optional :c64 or :c128")
 	runs := fs.Int("runs", 3, "fresh processes loading each plan from disk (median reported)")
 	device := fs.Int("device", 0, "device ordinal")
-	dir := fs.String("dir", "", "kernel cache directory to use (default: a new temporary one, removed after)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	list, err := parseShapes(*shapes)
+	list, err := parseCacheShapes(*shapes)
 	if err != nil {
 		return err
 	}
-	cacheDir := *dir
-	if cacheDir == "" {
-		if cacheDir, err = os.MkdirTemp("", "vkfftgo-cache-bench"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(cacheDir)
+	// a new, empty kernel cache: the user's is neither used nor touched
+	cacheDir, err := os.MkdirTemp("", "vkfftgo-cache-bench")
+	if err != nil {
+		return err
 	}
+	defer os.RemoveAll(cacheDir)
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	child := func(mode string, s benchShape) (childResult, error) {
+	child := func(mode string, s cacheShape) (cacheChildResult, error) {
 		cmd := exec.Command(self, "cache", "bench-child", "-mode", mode, "-device", strconv.Itoa(*device),
 			"-shape", s.Spec)
 		// every measurement starts with no cache but ours: PoCL's and CUDA's JIT caches off
@@ -203,7 +201,7 @@ func cacheBench(args []string) error {
 			"CUDA_CACHE_DISABLE=1")
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
-		var r childResult
+		var r cacheChildResult
 		if err != nil {
 			return r, fmt.Errorf("%s %s: %w", mode, s.Spec, err)
 		}
@@ -212,10 +210,10 @@ func cacheBench(args []string) error {
 		}
 		return r, nil
 	}
-	var rows []benchRow
+	var rows []cacheBenchRow
 	var devName, backend string
 	for _, s := range list {
-		row := benchRow{Shape: s.Spec}
+		row := cacheBenchRow{Shape: s.Spec}
 		cold, err := child("cold", s)
 		if err != nil {
 			row.Error = err.Error()
@@ -227,8 +225,9 @@ func cacheBench(args []string) error {
 		row.ColdMs = cold.PlanMs
 		row.Misses += cold.Misses
 		row.Hits += cold.Hits
-		if cold.Stored == 0 {
-			row.Error = "cold build stored no entry: " + cold.Problem
+		if cold.Misses != 1 || cold.Stored != 1 {
+			row.Error = fmt.Sprintf("cold build was not a miss that stored an entry (%d misses, %d stored): %s",
+				cold.Misses, cold.Stored, cold.Problem)
 		}
 		var disk []float64
 		for i := 0; i < *runs; i++ {
@@ -277,7 +276,7 @@ func cacheBench(args []string) error {
 }
 
 // cacheBenchChild times one NewPlan in this fresh process, and for -mode disk also
-// plan-cache hits, and prints a childResult as JSON.
+// plan-cache hits, and prints a cacheChildResult as JSON.
 func cacheBenchChild(args []string) error {
 	fs := flag.NewFlagSet("cache bench-child", flag.ContinueOnError)
 	mode := fs.String("mode", "cold", "cold or disk")
@@ -286,35 +285,30 @@ func cacheBenchChild(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	list, err := parseShapes(*spec)
+	list, err := parseCacheShapes(*spec)
 	if err != nil || len(list) != 1 {
 		return fmt.Errorf("bench-child: bad shape %q", *spec)
 	}
 	s := list[0]
-	if *mode == "cold" { // a cold build must compile, whatever the directory holds
-		if _, err := vkfft.ClearKernelCache(); err != nil {
-			return err
-		}
-	}
 	d, err := vkfft.Open(*device)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	cfg := vkfft.Config{Shape: s.Shape, Batch: s.Batch}
-	var r childResult
+	var r cacheChildResult
 	r.Device, r.Backend = d.Info().Name, vkfft.CurrentBackend().String()
 	start := time.Now()
 	if s.Double {
 		var p *vkfft.Plan[complex128]
 		if p, err = vkfft.NewPlan[complex128](d, cfg); err == nil {
-			r.PlanMs = msSince(start)
+			r.PlanMs = cacheMsSince(start)
 			p.Close()
 		}
 	} else {
 		var p *vkfft.Plan[complex64]
 		if p, err = vkfft.NewPlan[complex64](d, cfg); err == nil {
-			r.PlanMs = msSince(start)
+			r.PlanMs = cacheMsSince(start)
 			p.Close()
 		}
 	}
@@ -326,9 +320,9 @@ func cacheBenchChild(args []string) error {
 	r.Hits, r.Misses, r.Rejected, r.Stored, r.Problem = ks.Hits, ks.Misses, ks.Rejected, ks.Stored, ks.LastProblem
 	if *mode == "disk" {
 		if s.Double {
-			r.MemoryNs, err = memoryHit[complex128](d, cfg)
+			r.MemoryNs, err = cacheMemoryHit[complex128](d, cfg)
 		} else {
-			r.MemoryNs, err = memoryHit[complex64](d, cfg)
+			r.MemoryNs, err = cacheMemoryHit[complex64](d, cfg)
 		}
 		if err != nil {
 			return err
@@ -338,8 +332,8 @@ func cacheBenchChild(args []string) error {
 	return json.NewEncoder(os.Stdout).Encode(r)
 }
 
-// memoryHit returns the mean time of CachedPlan+Release when the plan is cached.
-func memoryHit[T vkfft.Complex](d *vkfft.Device, cfg vkfft.Config) (float64, error) {
+// cacheMemoryHit returns the mean time of CachedPlan+Release when the plan is cached.
+func cacheMemoryHit[T vkfft.Complex](d *vkfft.Device, cfg vkfft.Config) (float64, error) {
 	l, err := vkfft.CachedPlan[T](d, cfg)
 	if err != nil {
 		return 0, err
@@ -357,4 +351,4 @@ func memoryHit[T vkfft.Complex](d *vkfft.Device, cfg vkfft.Config) (float64, err
 	return float64(time.Since(start).Nanoseconds()) / n, nil
 }
 
-func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1e3 }
+func cacheMsSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1e3 }
