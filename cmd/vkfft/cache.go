@@ -95,8 +95,7 @@ func CacheSummary(d *vkfft.Device) string {
 	return s
 }
 
-// cacheShape is one plan to measure: "256x256x256", "4096*16384" (shape*batch), with
-// ":c64" or ":c128".
+// cacheShape is one plan to measure, in vkfft bench's syntax: NxNxN[:batch][@c128].
 type cacheShape struct {
 	Spec   string
 	Shape  []int
@@ -105,7 +104,7 @@ type cacheShape struct {
 }
 
 // cacheDesignShapes are the shapes of DESIGN.md's measured anchors.
-const cacheDesignShapes = "256x256x256:c64,512x512x512:c64,4096x4096:c64,4096*16384:c64,256x256x256:c128"
+const cacheDesignShapes = "256x256x256,512x512x512,4096x4096,4096:16384,256x256x256@c128"
 
 func parseCacheShapes(s string) ([]cacheShape, error) {
 	var out []cacheShape
@@ -115,15 +114,15 @@ func parseCacheShapes(s string) ([]cacheShape, error) {
 			continue
 		}
 		bs := cacheShape{Spec: spec, Batch: 1}
-		dims, prec, _ := strings.Cut(spec, ":")
+		dims, prec, _ := strings.Cut(spec, "@")
 		switch prec {
-		case "", "c64":
-		case "c128":
+		case "", "c64", "single":
+		case "c128", "double":
 			bs.Double = true
 		default:
-			return nil, fmt.Errorf("shape %q: precision must be c64 or c128", spec)
+			return nil, fmt.Errorf("shape %q: precision must be @c64 or @c128", spec)
 		}
-		dims, batch, hasBatch := strings.Cut(dims, "*")
+		dims, batch, hasBatch := strings.Cut(dims, ":")
 		if hasBatch {
 			b, err := strconv.Atoi(batch)
 			if err != nil || b < 1 {
@@ -139,6 +138,9 @@ func parseCacheShapes(s string) ([]cacheShape, error) {
 			bs.Shape = append(bs.Shape, n)
 		}
 		out = append(out, bs)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no shapes given")
 	}
 	return out, nil
 }
@@ -172,7 +174,7 @@ type cacheBenchRow struct {
 func cacheBench(args []string) error {
 	fs := flag.NewFlagSet("cache bench", flag.ContinueOnError)
 	shapes := fs.String("shapes", cacheDesignShapes,
-		"comma-separated shapes: dims joined by x, optional *batch, optional :c64 or :c128")
+		"comma-separated shapes NxNxN[:batch][@c128] (default: DESIGN.md's)")
 	runs := fs.Int("runs", 3, "fresh processes loading each plan from disk (median reported)")
 	device := fs.Int("device", 0, "device ordinal")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")

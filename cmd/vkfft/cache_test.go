@@ -15,9 +15,9 @@ func TestParseShapes(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got, 5)
 	require.Equal(t, []int{256, 256, 256}, got[0].Shape)
-	require.Equal(t, cacheShape{Spec: "4096*16384:c64", Shape: []int{4096}, Batch: 16384}, got[3])
+	require.Equal(t, cacheShape{Spec: "4096:16384", Shape: []int{4096}, Batch: 16384}, got[3])
 	require.True(t, got[4].Double)
-	for _, bad := range []string{"0", "8x", "8:c32", "8*0", "8*x"} {
+	for _, bad := range []string{"0", "8x", "8@c32", "8:0", "8:x", ""} {
 		_, err := parseCacheShapes(bad)
 		require.Error(t, err, bad)
 	}
