@@ -132,6 +132,14 @@ func deviceSync(h deviceHandle) error {
 	return withStatus(func(st status) C.int { return C.vkg_sync(h, st) })
 }
 
+// deviceSyncWith reports into a status the caller owns: no allocation per call.
+func deviceSyncWith(h deviceHandle, st status) error {
+	if C.vkg_sync(h, st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}
+
 func memAlloc(h deviceHandle, bytes int64) (uint64, error) {
 	var m C.vkg_mem
 	err := withStatus(func(st status) C.int { return C.vkg_alloc(h, C.uint64_t(bytes), &m, st) })

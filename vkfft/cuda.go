@@ -36,7 +36,7 @@ func OpenContext(ctx uintptr) (*Device, error) {
 	if err != nil {
 		return nil, opError("open context", err)
 	}
-	return &Device{h: h, info: info, resources: make(map[resource]struct{})}, nil
+	return newDevice(h, info), nil
 }
 
 // CUDAContext returns the CUcontext the device runs in (its primary context when it was

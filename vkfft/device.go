@@ -75,6 +75,9 @@ type Device struct {
 	streamsMu    sync.Mutex
 	streams      map[*Stream]struct{}
 
+	syncMu sync.Mutex
+	syncSt status // Sync's error report, C memory
+
 	liveAllocs, liveBytes, allocs, frees atomic.Int64
 
 	pcache atomic.Pointer[PlanCache] // the in-memory plan cache (cache.go), made on first use
@@ -93,14 +96,20 @@ func Open(ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, opError("open", err)
 	}
+	return newDevice(h, info), nil
+}
+
+// newDevice wraps an opened handle; every way of opening a device goes through it.
+func newDevice(h deviceHandle, info DeviceInfo) *Device {
 	d := &Device{h: h, info: info, resources: make(map[resource]struct{}),
 		streams: make(map[*Stream]struct{}), stageMin: DefaultStagingThreshold}
 	if info.HostMemory {
-		d.stageMin = -1
+		d.stageMin = -1 // a CPU device reads host memory directly: staging only adds a copy
 	}
+	d.syncSt = newStatus()
 	d.cache.dev = d
 	d.cache.limit = defaultAllocCacheLimit(info.GlobalMemory)
-	return d, nil
+	return d
 }
 
 // Info describes the device.
@@ -128,6 +137,7 @@ func (d *Device) Close() error {
 	d.closeStager()
 	d.cache.trim()
 	deviceClose(d.h)
+	freeStatus(d.syncSt)
 	d.h = nil
 	return nil
 }
@@ -139,7 +149,9 @@ func (d *Device) Sync() error {
 		return err
 	}
 	defer d.mu.RUnlock()
-	if err := deviceSync(h); err != nil {
+	d.syncMu.Lock()
+	defer d.syncMu.Unlock()
+	if err := deviceSyncWith(h, d.syncSt); err != nil {
 		return opError("sync", err)
 	}
 	return nil

@@ -28,6 +28,7 @@ func deviceCount() (int, error)                                { return 0, ErrNo
 func deviceQuery(int) (DeviceInfo, error)                      { return DeviceInfo{}, ErrNoBackend }
 func deviceOpen(int) (deviceHandle, DeviceInfo, error)         { return nil, DeviceInfo{}, ErrNoBackend }
 func deviceClose(deviceHandle)                                 {}
+func deviceSyncWith(deviceHandle, status) error                { return ErrNoBackend }
 func deviceSync(deviceHandle) error                            { return ErrNoBackend }
 func memAlloc(deviceHandle, int64) (uint64, error)             { return 0, ErrNoBackend }
 func memFree(deviceHandle, uint64)                             {}

@@ -131,8 +131,8 @@ func TestHostBuffersAndStreams(t *testing.T) {
 	r, _ := randomReal[float32](rng, rp.RealLen())
 	copy(rin.Slice(), r)
 	require.NoError(t, rp.ForwardAsync(s1, cspec, rin))
-	clear(rin.Slice())
 	require.NoError(t, s1.Wait())
+	clear(rin.Slice()) // only now: until Wait the upload may still read it
 	require.NoError(t, rp.InverseAsync(s1, rin, cspec))
 	require.NoError(t, s1.Wait())
 	require.Less(t, relErrReal(rin.Slice(), toF64(r)), 1e-6)

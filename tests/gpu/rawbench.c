@@ -84,6 +84,42 @@ static void destroy(plan *p)
 	cudaFree(p->buf);
 }
 
+/* One host round trip, as the binding's Forward on host slices does it: upload, forward
+ * transform, download, wait. From pageable (malloc) and from pinned (cudaMallocHost)
+ * memory; the mean of a few after one warm-up. */
+static void host_round_trips(plan *p, const char *name)
+{
+	void *page = malloc(p->size), *pin_in, *pin_out;
+	const int iters = 5;
+	double t0, pageable, pinned;
+	int i, k;
+	CK(page == NULL);
+	memset(page, 1, p->size);
+	CK(cudaMallocHost(&pin_in, p->size));
+	CK(cudaMallocHost(&pin_out, p->size));
+	memset(pin_in, 1, p->size);
+	for (k = 0; k < 2; k++) {
+		void *in = k ? pin_in : page, *out = k ? pin_out : page;
+		for (i = -1; i < iters; i++) {
+			if (i == 0)
+				t0 = now_ms();
+			CK(cudaMemcpyAsync(p->buf, in, p->size, cudaMemcpyHostToDevice, stream));
+			append(p, -1);
+			CK(cudaMemcpyAsync(out, p->buf, p->size, cudaMemcpyDeviceToHost, stream));
+			CK(cudaStreamSynchronize(stream));
+		}
+		if (k)
+			pinned = (now_ms() - t0) / iters;
+		else
+			pageable = (now_ms() - t0) / iters;
+	}
+	printf("raw %s pageable_ms %.3f pinned_ms %.3f\n", name, pageable, pinned);
+	fflush(stdout);
+	cudaFreeHost(pin_in);
+	cudaFreeHost(pin_out);
+	free(page);
+}
+
 int main(void)
 {
 	static const struct {
@@ -130,6 +166,7 @@ int main(void)
 		CK(cudaEventElapsedTime(&ev, e0, e1));
 		printf("raw %s init_ms %.1f fwdinv_ms %.4f\n", shapes[s].name, init, ev / shapes[s].iters);
 		fflush(stdout);
+		host_round_trips(&p, shapes[s].name);
 		destroy(&p);
 	}
 	{
