@@ -1,6 +1,7 @@
 package vkfft
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -350,4 +351,21 @@ func BenchmarkPlanCacheHit(b *testing.B) {
 		l, _ := CachedPlan[complex64](d, cfg)
 		l.Release()
 	}
+}
+
+// Both caches key plans by every Config field: a field added to Config or Tuning must be
+// added to planKey (cache.go) and kcacheKey (kcache.go) too.
+func TestCacheKeysKnowEveryConfigField(t *testing.T) {
+	names := func(v any) []string {
+		var out []string
+		rt := reflect.TypeOf(v)
+		for i := 0; i < rt.NumField(); i++ {
+			out = append(out, rt.Field(i).Name)
+		}
+		return out
+	}
+	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning"}, names(Config{}),
+		"Config changed: update planKey in cache.go and kcacheKey in kcache.go")
+	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost"}, names(Tuning{}),
+		"Tuning changed: update planKey in cache.go and kcacheKey in kcache.go")
 }
