@@ -179,6 +179,71 @@ func vkfftgo_device_mem_stats(h *C.vkfftgo_device, stats *C.vkfftgo_mem_stats) (
 	return C.VKFFTGO_SUCCESS
 }
 
+//export vkfftgo_alloc_cache_set_limit
+func vkfftgo_alloc_cache_set_limit(h *C.vkfftgo_device, bytes C.int64_t) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_alloc_cache_set_limit"
+	defer recoverTo(fn, &rc)
+	d, err := lookupDevice(h)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if bytes < 0 {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "limit %d is negative", int64(bytes)))
+	}
+	d.d.AllocCache().SetLimit(int64(bytes))
+	return C.VKFFTGO_SUCCESS
+}
+
+//export vkfftgo_alloc_cache_trim
+func vkfftgo_alloc_cache_trim(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_alloc_cache_trim"
+	defer recoverTo(fn, &rc)
+	d, err := lookupDevice(h)
+	if err != nil {
+		return fail(fn, err)
+	}
+	d.d.AllocCache().Trim()
+	return C.VKFFTGO_SUCCESS
+}
+
+//export vkfftgo_alloc_cache_get_stats
+func vkfftgo_alloc_cache_get_stats(h *C.vkfftgo_device, stats *C.vkfftgo_alloc_cache_stats) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_alloc_cache_get_stats"
+	defer recoverTo(fn, &rc)
+	d, err := lookupDevice(h)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if stats == nil {
+		return fail(fn, errNull("stats"))
+	}
+	if uintptr(stats.size) < C.sizeof_vkfftgo_alloc_cache_stats {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
+			"stats->size is %d, want %d: initialise it with VKFFTGO_ALLOC_CACHE_STATS_INIT", stats.size,
+			C.sizeof_vkfftgo_alloc_cache_stats))
+	}
+	st := d.d.AllocCache().Stats()
+	stats.hits = C.int64_t(st.Hits)
+	stats.misses = C.int64_t(st.Misses)
+	stats.evicted = C.int64_t(st.Evicted)
+	stats.bytes_held = C.int64_t(st.BytesHeld)
+	stats.bytes_in_use = C.int64_t(st.BytesInUse)
+	stats.limit = C.int64_t(st.Limit)
+	return C.VKFFTGO_SUCCESS
+}
+
+//export vkfftgo_device_set_staging_threshold
+func vkfftgo_device_set_staging_threshold(h *C.vkfftgo_device, bytes C.int64_t) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_device_set_staging_threshold"
+	defer recoverTo(fn, &rc)
+	d, err := lookupDevice(h)
+	if err != nil {
+		return fail(fn, err)
+	}
+	d.d.SetStagingThreshold(int64(bytes))
+	return C.VKFFTGO_SUCCESS
+}
+
 // ---- plans ----
 
 // planDesc is a vkfftgo_plan_desc read and checked on the Go side.

@@ -135,6 +135,33 @@ typedef struct vkfftgo_mem_stats {
 vkfftgo_status vkfftgo_device_mem_stats(vkfftgo_device *device, vkfftgo_mem_stats *stats);
 #endif
 
+/* The device allocation cache: memory released by plans and buffers stays allocated, in
+ * size buckets, for later plans and buffers, so loops that create and destroy them make
+ * no device allocation or free after the first round (cudaFree synchronises the whole
+ * device). Up to limit bytes are kept (default: a quarter of the device's memory, at most
+ * 1 GiB); 0 turns caching off. */
+typedef struct vkfftgo_alloc_cache_stats {
+	uint32_t size;
+	uint32_t reserved;
+	int64_t hits;         /* allocations served from the cache */
+	int64_t misses;       /* allocations that went to the device */
+	int64_t evicted;      /* cached allocations freed (limit, trim) */
+	int64_t bytes_held;   /* cached, free for reuse */
+	int64_t bytes_in_use; /* held by open plans and buffers */
+	int64_t limit;
+} vkfftgo_alloc_cache_stats;
+#define VKFFTGO_ALLOC_CACHE_STATS_INIT { (uint32_t)sizeof(vkfftgo_alloc_cache_stats), 0u, 0, 0, 0, 0, 0, 0 }
+#ifndef VKFFTGO_NO_PROTOTYPES
+vkfftgo_status vkfftgo_alloc_cache_set_limit(vkfftgo_device *device, int64_t bytes);
+/* Frees all cached memory. */
+vkfftgo_status vkfftgo_alloc_cache_trim(vkfftgo_device *device);
+vkfftgo_status vkfftgo_alloc_cache_get_stats(vkfftgo_device *device, vkfftgo_alloc_cache_stats *stats);
+/* Host transfers of at least bytes from ordinary (pageable) memory go through pinned
+ * staging buffers, the copy into them overlapping the transfer; negative turns staging
+ * off. Default 1 MiB, off for devices that compute in host memory (a CPU). */
+vkfftgo_status vkfftgo_device_set_staging_threshold(vkfftgo_device *device, int64_t bytes);
+#endif
+
 /* ---- plans ---- */
 enum { VKFFTGO_MAX_RANK = 3 };
 enum { VKFFTGO_C2C = 0, VKFFTGO_R2C = 1 };                /* kind */

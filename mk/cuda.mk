@@ -38,6 +38,7 @@ define cuda_build
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) test -c -tags cuda -ldflags='-s -w' -o $(1)/vkfft.test ./vkfft/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) test -c -tags cuda -ldflags='-s -w' -o $(1)/cuinterop.test ./cuinterop/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/bench ./tests/gpu/bench/
+	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/vkfft ./cmd/vkfft/
 	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include tests/gpu/rawbench.c -o $(1)/rawbench $(3) $(CUDA_LIBS) 2>$(1)/rawbench.warnings
 endef
 

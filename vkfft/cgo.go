@@ -217,14 +217,17 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 
 func planDestroy(ph planHandle) { C.vkg_plan_destroy(ph) }
 
-// planBinary copies out the kernel binaries saved at creation, or nil.
+// planBinary moves out the kernel binaries saved at creation (nil if none): the C copy
+// is freed, so a plan does not hold them in host memory for its whole life.
 func planBinary(ph planHandle) []byte {
 	var data unsafe.Pointer
 	var n C.uint64_t
 	if C.vkg_plan_binary(ph, &data, &n) == 0 {
 		return nil
 	}
-	return C.GoBytes(data, C.int(n))
+	b := C.GoBytes(data, C.int(n))
+	C.vkg_plan_drop_binary(ph)
+	return b
 }
 
 func planRunHost(ph planHandle, st status, inverse bool, dst unsafe.Pointer, dstBytes int64,

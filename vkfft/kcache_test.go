@@ -348,7 +348,7 @@ func TestKernelCacheBadEntries(t *testing.T) {
 			return append(encodeEntryHeader(k, kcGolden.blob), kcGolden.blob...)
 		},
 		"other device": func([]byte) []byte {
-			k, _ := kcKey(t, "", kcCfg, func(id *kcacheIdent) { id.name = "NVIDIA H200"; id.computeMajor = 9 })
+			k, _ := kcKey(t, "", kcCfg, func(id *kcacheIdent) { id.name += " (another device)"; id.computeMajor++ })
 			return append(encodeEntryHeader(k, kcGolden.blob), kcGolden.blob...)
 		},
 		"other driver": func([]byte) []byte {

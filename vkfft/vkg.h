@@ -140,6 +140,8 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *params, vkg_plan **o
 void vkg_plan_destroy(vkg_plan *plan);
 /* The compiled kernels saved at creation (params.save); valid until destroy. */
 int vkg_plan_binary(vkg_plan *plan, const void **data, uint64_t *bytes);
+/* Frees the saved binaries once they have been copied out. */
+void vkg_plan_drop_binary(vkg_plan *plan);
 
 /* One transform on device memory: enqueue only. buffer/real_buffer 0 = the plan's own.
  * scale != 1 multiplies the output (forward/ortho normalisation). */

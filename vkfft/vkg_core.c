@@ -250,6 +250,14 @@ int vkg_plan_binary(vkg_plan *plan, const void **data, uint64_t *bytes)
 	return *data != NULL && *bytes > 0;
 }
 
+void vkg_plan_drop_binary(vkg_plan *plan)
+{
+	/* deleteVkFFT frees it too, and tolerates it gone */
+	free(plan->app->saveApplicationString);
+	plan->app->saveApplicationString = NULL;
+	plan->app->applicationStringSize = 0;
+}
+
 void vkg_plan_destroy(vkg_plan *plan)
 {
 	vkg_status st;

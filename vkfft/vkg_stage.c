@@ -36,9 +36,10 @@ struct copy_pool {
 	size_t bytes;
 };
 
+/* The copy is split into n+1 pieces: one per worker, the last for the calling thread. */
 static void piece(const copy_pool *p, int idx, size_t *off, size_t *len)
 {
-	size_t per = (p->bytes / (size_t)p->n + 63) & ~(size_t)63;
+	size_t per = (p->bytes / (size_t)(p->n + 1) + 63) & ~(size_t)63;
 	*off = per * (size_t)idx;
 	if (*off >= p->bytes) {
 		*off = 0;
@@ -48,14 +49,29 @@ static void piece(const copy_pool *p, int idx, size_t *off, size_t *len)
 	*len = p->bytes - *off < per ? p->bytes - *off : per;
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Chunks of one transfer come back to back: spin this many rounds before sleeping. */
+#define VKG_SPIN_ROUNDS 4000
+
 static void *pool_worker(void *arg)
 {
 	copy_pool *p = ((pool_arg *)arg)->p;
 	int idx = ((pool_arg *)arg)->idx;
 	uint64_t seen = 0;
-	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		size_t off, len;
+		int i;
+		for (i = 0; i < VKG_SPIN_ROUNDS && __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) == seen &&
+			    !__atomic_load_n(&p->quit, __ATOMIC_ACQUIRE);
+		     i++)
+			cpu_relax();
+		pthread_mutex_lock(&p->mu);
 		while (p->gen == seen && !p->quit)
 			pthread_cond_wait(&p->go, &p->mu);
 		if (p->quit)
@@ -68,6 +84,7 @@ static void *pool_worker(void *arg)
 		pthread_mutex_lock(&p->mu);
 		if (--p->pending == 0)
 			pthread_cond_signal(&p->done);
+		pthread_mutex_unlock(&p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -98,7 +115,7 @@ static void pool_stop(copy_pool *p)
 	if (!p->started)
 		return;
 	pthread_mutex_lock(&p->mu);
-	p->quit = 1;
+	__atomic_store_n(&p->quit, 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
 	for (i = 0; i < p->n; i++)
@@ -110,17 +127,23 @@ static void pool_stop(copy_pool *p)
 
 static void pool_copy(copy_pool *p, void *dst, const void *src, size_t bytes)
 {
-	if (p->n < 2 || bytes < VKG_PARALLEL_COPY_MIN) {
+	if (p->n < 1 || bytes < VKG_PARALLEL_COPY_MIN) {
 		memcpy(dst, src, bytes);
 		return;
 	}
+	size_t off, len;
 	pthread_mutex_lock(&p->mu);
 	p->dst = dst;
 	p->src = src;
 	p->bytes = bytes;
 	p->pending = p->n;
-	p->gen++;
+	__atomic_store_n(&p->gen, p->gen + 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	piece(p, p->n, &off, &len);
+	if (len)
+		memcpy((char *)dst + off, (const char *)src + off, len);
+	pthread_mutex_lock(&p->mu);
 	while (p->pending)
 		pthread_cond_wait(&p->done, &p->mu);
 	pthread_mutex_unlock(&p->mu);
@@ -187,15 +210,29 @@ void vkg_stager_destroy(vkg_stager *s)
 	free(s);
 }
 
+/* chunk_len: the i-th chunk of a transfer starts small and doubles up to a slot, so the
+ * first copy (nothing to overlap with yet) and the last are short. */
+static uint64_t chunk_len(const vkg_stager *s, int i, uint64_t remaining)
+{
+	uint64_t n = s->slot_bytes >> 3;
+	if (n < (1u << 20))
+		n = 1u << 20;
+	while (i-- > 0 && n < s->slot_bytes)
+		n <<= 1;
+	if (n > s->slot_bytes)
+		n = s->slot_bytes;
+	return remaining < n ? remaining : n;
+}
+
 /* stage_write copies src into device memory dst+off through the slots. It returns once
  * src has been consumed; the last DMA may still run (tracked by the slot events). */
 static int stage_write(vkg_stager *s, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
 		       uint64_t bytes, vkg_status *st)
 {
 	uint64_t done = 0;
-	int k = 0, rc;
+	int k = 0, rc, i = 0;
 	while (done < bytes) {
-		uint64_t n = bytes - done < s->slot_bytes ? bytes - done : s->slot_bytes;
+		uint64_t n = chunk_len(s, i++, bytes - done);
 		/* the slot is free once the device has read what we put there last time */
 		if ((rc = vkg_event_sync(s->dev, s->slot_ev[k], st)) != VKG_OK)
 			return rc;
@@ -216,10 +253,10 @@ static int stage_read(vkg_stager *s, uint64_t queue, void *dst, vkg_mem src, uin
 		      uint64_t bytes, vkg_status *st)
 {
 	uint64_t issued = 0, copied = 0, len[2] = {0, 0};
-	int k = 0, rc, i;
+	int k = 0, rc, i, chunk = 0;
 	/* queue two downloads ahead, then alternate: wait, copy out, queue the next */
 	for (i = 0; i < 2 && issued < bytes; i++) {
-		uint64_t n = bytes - issued < s->slot_bytes ? bytes - issued : s->slot_bytes;
+		uint64_t n = chunk_len(s, chunk++, bytes - issued);
 		if ((rc = vkg_event_sync(s->dev, s->slot_ev[i], st)) != VKG_OK)
 			return rc;
 		if ((rc = vkg_mem_read_async(s->dev, queue, s->slot[i], src, off + issued, n, st)) != VKG_OK)
@@ -235,7 +272,7 @@ static int stage_read(vkg_stager *s, uint64_t queue, void *dst, vkg_mem src, uin
 		pool_copy(&s->pool, (char *)dst + copied, s->slot[k], len[k]);
 		copied += len[k];
 		if (issued < bytes) {
-			uint64_t n = bytes - issued < s->slot_bytes ? bytes - issued : s->slot_bytes;
+			uint64_t n = chunk_len(s, chunk++, bytes - issued);
 			rc = vkg_mem_read_async(s->dev, queue, s->slot[k], src, off + issued, n, st);
 			if (rc == VKG_OK)
 				rc = vkg_event_record(s->dev, queue, s->slot_ev[k], st);

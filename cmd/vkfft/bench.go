@@ -25,21 +25,14 @@ const defaultShapes = "4096:16,256x256,64x64x64,64x64x64@c128"
 
 // benchSpec is one -shapes entry: NxNxN[:batch][@c128].
 type benchSpec struct {
+	spec   string // as written
 	shape  []int
 	batch  int
 	double bool
 }
 
 func (s benchSpec) String() string {
-	parts := make([]string, len(s.shape))
-	for i, d := range s.shape {
-		parts[i] = strconv.Itoa(d)
-	}
-	str := strings.Join(parts, "x")
-	if s.batch > 1 {
-		str += ":" + strconv.Itoa(s.batch)
-	}
-	return str
+	return strings.TrimSuffix(strings.TrimSuffix(s.spec, "@c128"), "@c64")
 }
 
 func parseSpecs(list string) ([]benchSpec, error) {
@@ -49,7 +42,7 @@ func parseSpecs(list string) ([]benchSpec, error) {
 		if item == "" {
 			continue
 		}
-		s := benchSpec{batch: 1}
+		s := benchSpec{spec: item, batch: 1}
 		if i := strings.Index(item, "@"); i >= 0 {
 			switch item[i+1:] {
 			case "c128", "double":
@@ -145,8 +138,7 @@ func runBench(args []string) error {
 		fmt.Printf("%-18s %-5s %11s %-5s %14s %14s %8.1f %10.2e %10s%s\n", s, prec, fmtDur(r.plan), r.planSource,
 			fmtDur(r.host), fmtDur(r.device), max(r.allocsHost, r.allocsDv), r.roundTrip, fmtErr(r.forward), verdict)
 	}
-	st := vkfft.ReadKernelCacheStats()
-	fmt.Printf("kernel cache: %d hits, %d misses, %d rejected, %d stored\n", st.Hits, st.Misses, st.Rejected, st.Stored)
+	fmt.Println(CacheSummary(dev))
 	if failed > 0 {
 		return fmt.Errorf("%d shape(s) failed", failed)
 	}

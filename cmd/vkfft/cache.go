@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vkfftgo/vkfftgo/vkfft"
@@ -95,55 +94,9 @@ func CacheSummary(d *vkfft.Device) string {
 	return s
 }
 
-// cacheShape is one plan to measure, in vkfft bench's syntax: NxNxN[:batch][@c128].
-type cacheShape struct {
-	Spec   string
-	Shape  []int
-	Batch  int
-	Double bool
-}
-
-// cacheDesignShapes are the shapes of DESIGN.md's measured anchors.
+// cacheDesignShapes are the shapes of DESIGN.md's measured anchors, in vkfft bench's
+// syntax (parseSpecs): NxNxN[:batch][@c128].
 const cacheDesignShapes = "256x256x256,512x512x512,4096x4096,4096:16384,256x256x256@c128"
-
-func parseCacheShapes(s string) ([]cacheShape, error) {
-	var out []cacheShape
-	for _, spec := range strings.Split(s, ",") {
-		spec = strings.TrimSpace(spec)
-		if spec == "" {
-			continue
-		}
-		bs := cacheShape{Spec: spec, Batch: 1}
-		dims, prec, _ := strings.Cut(spec, "@")
-		switch prec {
-		case "", "c64", "single":
-		case "c128", "double":
-			bs.Double = true
-		default:
-			return nil, fmt.Errorf("shape %q: precision must be @c64 or @c128", spec)
-		}
-		dims, batch, hasBatch := strings.Cut(dims, ":")
-		if hasBatch {
-			b, err := strconv.Atoi(batch)
-			if err != nil || b < 1 {
-				return nil, fmt.Errorf("shape %q: bad batch", spec)
-			}
-			bs.Batch = b
-		}
-		for _, d := range strings.Split(dims, "x") {
-			n, err := strconv.Atoi(d)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("shape %q: bad dimension %q", spec, d)
-			}
-			bs.Shape = append(bs.Shape, n)
-		}
-		out = append(out, bs)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no shapes given")
-	}
-	return out, nil
-}
 
 // cacheChildResult is what one bench-child process reports.
 type cacheChildResult struct {
@@ -181,7 +134,7 @@ func cacheBench(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	list, err := parseCacheShapes(*shapes)
+	list, err := parseSpecs(*shapes)
 	if err != nil {
 		return err
 	}
@@ -195,9 +148,9 @@ func cacheBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	child := func(mode string, s cacheShape) (cacheChildResult, error) {
+	child := func(mode string, s benchSpec) (cacheChildResult, error) {
 		cmd := exec.Command(self, "cache", "bench-child", "-mode", mode, "-device", strconv.Itoa(*device),
-			"-shape", s.Spec)
+			"-shape", s.spec)
 		// every measurement starts with no cache but ours: PoCL's and CUDA's JIT caches off
 		cmd.Env = append(os.Environ(), "VKFFTGO_CACHE_DIR="+cacheDir, "POCL_KERNEL_CACHE=0",
 			"CUDA_CACHE_DISABLE=1")
@@ -205,17 +158,17 @@ func cacheBench(args []string) error {
 		out, err := cmd.Output()
 		var r cacheChildResult
 		if err != nil {
-			return r, fmt.Errorf("%s %s: %w", mode, s.Spec, err)
+			return r, fmt.Errorf("%s %s: %w", mode, s.spec, err)
 		}
 		if err := json.Unmarshal(out, &r); err != nil {
-			return r, fmt.Errorf("%s %s: bad child output %q", mode, s.Spec, out)
+			return r, fmt.Errorf("%s %s: bad child output %q", mode, s.spec, out)
 		}
 		return r, nil
 	}
 	var rows []cacheBenchRow
 	var devName, backend string
 	for _, s := range list {
-		row := cacheBenchRow{Shape: s.Spec}
+		row := cacheBenchRow{Shape: s.spec}
 		cold, err := child("cold", s)
 		if err != nil {
 			row.Error = err.Error()
@@ -287,7 +240,7 @@ func cacheBenchChild(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	list, err := parseCacheShapes(*spec)
+	list, err := parseSpecs(*spec)
 	if err != nil || len(list) != 1 {
 		return fmt.Errorf("bench-child: bad shape %q", *spec)
 	}
@@ -297,11 +250,11 @@ func cacheBenchChild(args []string) error {
 		return err
 	}
 	defer d.Close()
-	cfg := vkfft.Config{Shape: s.Shape, Batch: s.Batch}
+	cfg := vkfft.Config{Shape: s.shape, Batch: s.batch}
 	var r cacheChildResult
 	r.Device, r.Backend = d.Info().Name, vkfft.CurrentBackend().String()
 	start := time.Now()
-	if s.Double {
+	if s.double {
 		var p *vkfft.Plan[complex128]
 		if p, err = vkfft.NewPlan[complex128](d, cfg); err == nil {
 			r.PlanMs = cacheMsSince(start)
@@ -321,7 +274,7 @@ func cacheBenchChild(args []string) error {
 	ks := vkfft.ReadKernelCacheStats()
 	r.Hits, r.Misses, r.Rejected, r.Stored, r.Problem = ks.Hits, ks.Misses, ks.Rejected, ks.Stored, ks.LastProblem
 	if *mode == "disk" {
-		if s.Double {
+		if s.double {
 			r.MemoryNs, err = cacheMemoryHit[complex128](d, cfg)
 		} else {
 			r.MemoryNs, err = cacheMemoryHit[complex64](d, cfg)

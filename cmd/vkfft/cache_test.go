@@ -11,14 +11,14 @@ import (
 )
 
 func TestParseShapes(t *testing.T) {
-	got, err := parseCacheShapes(cacheDesignShapes)
+	got, err := parseSpecs(cacheDesignShapes)
 	require.NoError(t, err)
 	require.Len(t, got, 5)
-	require.Equal(t, []int{256, 256, 256}, got[0].Shape)
-	require.Equal(t, cacheShape{Spec: "4096:16384", Shape: []int{4096}, Batch: 16384}, got[3])
-	require.True(t, got[4].Double)
+	require.Equal(t, []int{256, 256, 256}, got[0].shape)
+	require.Equal(t, benchSpec{spec: "4096:16384", shape: []int{4096}, batch: 16384}, got[3])
+	require.True(t, got[4].double)
 	for _, bad := range []string{"0", "8x", "8@c32", "8:0", "8:x", ""} {
-		_, err := parseCacheShapes(bad)
+		_, err := parseSpecs(bad)
 		require.Error(t, err, bad)
 	}
 }

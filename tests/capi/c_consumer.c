@@ -188,6 +188,39 @@ int main(void)
 		fprintf(stderr, "device memory leaked: %lld live\n", (long long)ms.live_allocations);
 		return 1;
 	}
+
+	/* the allocation cache: a destroyed plan's memory serves the next plan of its size */
+	{
+		vkfftgo_alloc_cache_stats cs = VKFFTGO_ALLOC_CACHE_STATS_INIT, cs2 = VKFFTGO_ALLOC_CACHE_STATS_INIT;
+		vkfftgo_mem_stats m1 = VKFFTGO_MEM_STATS_INIT, m2 = VKFFTGO_MEM_STATS_INIT;
+		vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+		vkfftgo_plan *p = NULL;
+		int i;
+		desc.rank = 1;
+		desc.shape[0] = 4096;
+		desc.batch = 4;
+		CHECK(vkfftgo_device_set_staging_threshold(d, 0));
+		CHECK(vkfftgo_alloc_cache_get_stats(d, &cs));
+		CHECK(vkfftgo_device_mem_stats(d, &m1));
+		for (i = 0; i < 3; i++) {
+			CHECK(vkfftgo_plan_create(d, &desc, &p));
+			CHECK(vkfftgo_plan_destroy(p));
+		}
+		CHECK(vkfftgo_alloc_cache_get_stats(d, &cs2));
+		CHECK(vkfftgo_device_mem_stats(d, &m2));
+		if (cs2.hits - cs.hits != 2 || m2.allocations - m1.allocations != 1 || cs2.bytes_held <= 0) {
+			fprintf(stderr, "allocation cache: %lld hits, %lld device allocations, %lld held\n",
+				(long long)(cs2.hits - cs.hits), (long long)(m2.allocations - m1.allocations),
+				(long long)cs2.bytes_held);
+			return 1;
+		}
+		CHECK(vkfftgo_alloc_cache_trim(d));
+		CHECK(vkfftgo_alloc_cache_get_stats(d, &cs2));
+		if (cs2.bytes_held != 0)
+			return 1;
+		EXPECT_FAIL(vkfftgo_alloc_cache_set_limit(d, -1), VKFFTGO_ERROR_INVALID_ARGUMENT, "negative");
+		CHECK(vkfftgo_alloc_cache_set_limit(d, 0));
+	}
 	CHECK(vkfftgo_device_close(d));
 	printf("c_consumer: OK\n");
 	return 0;

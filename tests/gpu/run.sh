@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the GPU bundle (make gpu-bundle) on a machine with an NVIDIA GPU and driver; needs
 # no Go and no network. From the bundle folder (or the repository, for .gpu/):
-#   ./run.sh [STEP...]     steps: info syntax tests interop leak sanitizer bench (default: all)
+#   ./run.sh [STEP...]     steps: info syntax tests interop leak sanitizer bench cachebench (default: all)
 # Logs go to $OUT (default ./gpu-logs); the summary at the end says what passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,7 @@ OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-steps=${*:-info syntax tests interop leak sanitizer bench}
+steps=${*:-info syntax tests interop leak sanitizer bench cachebench}
 declare -A res
 
 # NVRTC 12.4 from Debian's .debs (libcuda comes from the driver); a CUDA 12 NVRTC already
@@ -58,6 +58,9 @@ for s in $steps; do
 	bench)
 		step rawbench 300 "$B/rawbench"
 		step bench 600 "$B/bench" -raw "$OUT/rawbench.log" ;;
+	cachebench) # plan creation: cold, from disk in fresh processes, from memory (vkfft cache bench)
+		step cachebench 600 "$B/vkfft" cache bench -runs 5
+		step clibench 300 "$B/vkfft" bench -shapes 256x256x256,4096x4096,4096:16384,256x256x256@c128 ;;
 	*) echo "unknown step $s" >&2 ;;
 	esac
 done

@@ -46,6 +46,7 @@ func main() {
 	raw := flag.String("raw", "", "rawbench output to compare with")
 	only := flag.String("only", "", "run only shapes whose name contains this")
 	lut := flag.Bool("lut", true, "compare single-precision accuracy and speed with and without twiddle tables")
+	alloc := flag.Bool("alloc", true, "run the allocation-cache loop")
 	flag.Parse()
 	dev, err := vkfft.Open(0)
 	check(err)
@@ -71,7 +72,9 @@ func main() {
 	}
 	enq, syn := small(dev)
 	fmt.Printf("binding small 1-D 1024: enqueue %.2f us/call, enqueue+sync %.2f us/call\n", enq, syn)
-	allocLoop(dev)
+	if *alloc {
+		allocLoop(dev)
+	}
 	if *lut {
 		lutTable(dev)
 	}
