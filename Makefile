@@ -28,7 +28,7 @@ vet: setup
 test-go: setup
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race' ./vkfft/
+	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache' ./vkfft/
 
 test: test-go ## everything CI runs (Go tests; C/C++ consumer tests are added by mk/*.mk)
 

@@ -10,6 +10,8 @@ package vkfft
 #cgo nocallback vkg_plan_run_host_staged
 #cgo noescape vkg_pipeline_run
 #cgo nocallback vkg_pipeline_run
+#cgo noescape vkg_pipeline_run_pageable
+#cgo nocallback vkg_pipeline_run_pageable
 #cgo nocallback vkg_plan_run_host_async
 #cgo nocallback vkg_stream_sync
 */
@@ -90,6 +92,19 @@ func pipelineRun(plans [2]planHandle, queues [2]uint64, s stagerHandle, pinned b
 	cq := [2]C.uint64_t{C.uint64_t(queues[0]), C.uint64_t(queues[1])}
 	if C.vkg_pipeline_run(&cp[0], &cq[0], s, cbool(pinned), cbool(inverse), dst, C.uint64_t(outBytes), src,
 		C.uint64_t(inBytes), C.uint64_t(chunks), C.double(scale), st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}
+
+func pipelineRunPageable(plans [2]planHandle, queues, evs [2]uint64, s stagerHandle, pinIn, pinOut [2]unsafe.Pointer,
+	st status, inverse bool, dst unsafe.Pointer, outBytes int64, src unsafe.Pointer, inBytes int64, chunks int,
+	scale float64) error {
+	cp := [2]*C.vkg_plan{plans[0], plans[1]}
+	cq := [2]C.uint64_t{C.uint64_t(queues[0]), C.uint64_t(queues[1])}
+	ce := [2]C.uint64_t{C.uint64_t(evs[0]), C.uint64_t(evs[1])}
+	if C.vkg_pipeline_run_pageable(&cp[0], &cq[0], &ce[0], s, &pinIn[0], &pinOut[0], cbool(inverse), dst,
+		C.uint64_t(outBytes), src, C.uint64_t(inBytes), C.uint64_t(chunks), C.double(scale), st) != 0 {
 		return statusError(st)
 	}
 	return nil

@@ -72,3 +72,7 @@ func planRunHostAsync(planHandle, status, uint64, uint64, uint64, bool, unsafe.P
 func pipelineRun([2]planHandle, [2]uint64, stagerHandle, bool, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, int, float64) error {
 	return ErrNoBackend
 }
+
+func pipelineRunPageable([2]planHandle, [2]uint64, [2]uint64, stagerHandle, [2]unsafe.Pointer, [2]unsafe.Pointer, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, int, float64) error {
+	return ErrNoBackend
+}

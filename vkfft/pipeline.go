@@ -13,7 +13,9 @@ import (
 //
 // Internally it holds two plans of Batch/Chunks transforms each, with their own device
 // buffers, and two streams. Host slices in pinned memory (HostBuffer) go straight to the
-// device; others go through the device's pinned staging slots.
+// device. Ordinary slices go through four pinned chunk buffers of the pipeline's own
+// (allocated on first use, freed by Close), the host copying one chunk while the device
+// works on the other.
 type Pipeline[T Complex] struct {
 	mu      sync.Mutex
 	dev     *Device
@@ -22,6 +24,8 @@ type Pipeline[T Complex] struct {
 	chunks  int
 	n       int   // elements in all chunks
 	bytes   int64 // of one chunk
+	// pinned chunk buffers for pageable host slices, per stream: made on first use
+	pinIn, pinOut [2]*HostBuffer[T]
 }
 
 // NewPipeline builds a pipeline for cfg split into chunks parts; cfg.Batch must be a
@@ -99,21 +103,47 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 	dp, sp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0])
 	total := pl.bytes * int64(pl.chunks)
 	pinned := d.pinned.contains(dp, total) && d.pinned.contains(sp, total)
-	var stager stagerHandle
-	if !pinned {
-		// pipelining pageable memory is staging, whatever the staging threshold
-		d.stageMu.Lock()
-		defer d.stageMu.Unlock()
-		if stager = d.stagerLocked(); stager == nil {
-			return opError(op, fmt.Errorf("%w: no pinned memory for staging", ErrOutOfMemory))
-		}
+	var err error
+	if pinned {
+		err = pipelineRun([2]planHandle{a.p.h, b.p.h}, [2]uint64{s0.q, s1.q}, nil, true, a.p.st, inverse,
+			dp, pl.bytes, sp, pl.bytes, pl.chunks, scaleFor(&a.p.l, inverse))
+	} else {
+		err = pl.runPageable(inverse, dp, sp)
 	}
-	err := pipelineRun([2]planHandle{a.p.h, b.p.h}, [2]uint64{s0.q, s1.q}, stager, pinned, a.p.st, inverse,
-		dp, pl.bytes, sp, pl.bytes, pl.chunks, scaleFor(&a.p.l, inverse))
 	if err != nil {
 		return opError(op, err)
 	}
 	return nil
+}
+
+// runPageable runs the batch from and to ordinary memory through the pipeline's pinned
+// chunk buffers; the caller holds the pipeline's, plans' and streams' locks.
+func (pl *Pipeline[T]) runPageable(inverse bool, dst, src unsafe.Pointer) error {
+	d := pl.dev
+	if pl.pinIn[0] == nil {
+		n := pl.plans[0].Len()
+		for k := range pl.pinIn {
+			var err error
+			if pl.pinIn[k], err = NewHostBuffer[T](d, n); err != nil {
+				return err
+			}
+			if pl.pinOut[k], err = NewHostBuffer[T](d, n); err != nil {
+				return err
+			}
+		}
+	}
+	// the copy threads are the device stager's, whatever the staging threshold
+	d.stageMu.Lock()
+	defer d.stageMu.Unlock()
+	stager := d.stagerLocked()
+	if stager == nil {
+		return fmt.Errorf("%w: no pinned memory for staging", ErrOutOfMemory)
+	}
+	a, b := pl.plans[0].p, pl.plans[1].p
+	s0, s1 := pl.streams[0], pl.streams[1]
+	return pipelineRunPageable([2]planHandle{a.h, b.h}, [2]uint64{s0.q, s1.q}, [2]uint64{s0.ev, s1.ev}, stager,
+		[2]unsafe.Pointer{pl.pinIn[0].b.ptr, pl.pinIn[1].b.ptr}, [2]unsafe.Pointer{pl.pinOut[0].b.ptr, pl.pinOut[1].b.ptr},
+		a.st, inverse, dst, pl.bytes, src, pl.bytes, pl.chunks, scaleFor(&a.l, inverse))
 }
 
 // Close frees the pipeline's plans and streams. It is idempotent.
@@ -121,6 +151,12 @@ func (pl *Pipeline[T]) Close() error {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	for k := range pl.plans {
+		for _, hb := range []*HostBuffer[T]{pl.pinIn[k], pl.pinOut[k]} {
+			if hb != nil {
+				hb.Close()
+			}
+		}
+		pl.pinIn[k], pl.pinOut[k] = nil, nil
 		if pl.plans[k] != nil {
 			pl.plans[k].Close()
 			pl.plans[k] = nil

@@ -410,6 +410,53 @@ int vkg_pipeline_run(vkg_plan *plans[2], uint64_t queues[2], vkg_stager *stager,
 	return rc;
 }
 
+int vkg_pipeline_run_pageable(vkg_plan *plans[2], uint64_t queues[2], uint64_t evs[2], vkg_stager *stager,
+			      void *pin_in[2], void *pin_out[2], int inverse, void *dst, uint64_t out_bytes,
+			      const void *src, uint64_t in_bytes, uint64_t nchunks, double scale,
+			      vkg_status *st)
+{
+	vkg_device *dev = vkg_plan_device(plans[0]);
+	vkg_status sync_st;
+	uint64_t i, pin, pout;
+	int rc = VKG_OK, k;
+
+	vkg_plan_io_bytes(plans[0], inverse, &pin, &pout);
+	if (pin != in_bytes || pout != out_bytes)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "chunk sizes %llu -> %llu bytes do not match the plans",
+				(unsigned long long)in_bytes, (unsigned long long)out_bytes);
+	rc = vkg_ctx_enter(dev, st);
+	if (rc)
+		return rc;
+	/* While the device works on chunk i-1 (the other stream), the host copies chunk i-2's
+	 * result out of this stream's pinned buffers and chunk i into them. */
+	for (i = 0; i < nchunks + 2 && rc == VKG_OK; i++) {
+		vkg_mem in, out;
+		k = (int)(i & 1);
+		if (i >= 2) {
+			rc = vkg_event_sync(dev, evs[k], st);
+			if (rc)
+				break;
+			pool_copy(&stager->pool, (char *)dst + (i - 2) * out_bytes, pin_out[k], out_bytes);
+		}
+		if (i >= nchunks)
+			continue;
+		pool_copy(&stager->pool, pin_in[k], (const char *)src + i * in_bytes, in_bytes);
+		vkg_plan_io_buffers(plans[k], inverse, &in, &out);
+		rc = vkg_mem_write_async(dev, queues[k], in, 0, pin_in[k], in_bytes, st);
+		if (rc == VKG_OK)
+			rc = vkg_plan_run_queue(plans[k], inverse, queues[k], scale, st);
+		if (rc == VKG_OK)
+			rc = vkg_mem_read_async(dev, queues[k], pin_out[k], out, 0, out_bytes, st);
+		if (rc == VKG_OK)
+			rc = vkg_event_record(dev, queues[k], evs[k], st);
+	}
+	if (rc != VKG_OK)
+		for (k = 0; k < 2; k++)
+			vkg_queue_sync(dev, queues[k], &sync_st);
+	vkg_ctx_leave(dev);
+	return rc;
+}
+
 /* ---- wrappers for Go (context entered here) ---- */
 
 int vkg_pinned_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)

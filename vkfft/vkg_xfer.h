@@ -76,6 +76,15 @@ int vkg_pipeline_run(vkg_plan *plans[2], uint64_t queues[2], vkg_stager *stager,
 		     int inverse, void *dst, uint64_t out_bytes, const void *src, uint64_t in_bytes,
 		     uint64_t nchunks, double scale, vkg_status *st);
 
+/* The same for pageable src and dst, through pinned chunk buffers of the pipeline's own
+ * (pin_in[k], pin_out[k]: one chunk each, for queue k) and the stager's copy threads, so
+ * the host's copies of one chunk overlap the device's work on the other. queue k records
+ * evs[k] after each chunk. Waits for completion. */
+int vkg_pipeline_run_pageable(vkg_plan *plans[2], uint64_t queues[2], uint64_t evs[2], vkg_stager *stager,
+			      void *pin_in[2], void *pin_out[2], int inverse, void *dst, uint64_t out_bytes,
+			      const void *src, uint64_t in_bytes, uint64_t nchunks, double scale,
+			      vkg_status *st);
+
 /* Sizes the core layer knows about a plan: the bytes a host call reads and writes. */
 void vkg_plan_io_bytes(vkg_plan *plan, int inverse, uint64_t *in_bytes, uint64_t *out_bytes);
 /* The plan's device buffers that a host round trip uploads into and downloads from. */

@@ -181,6 +181,25 @@ func TestPipeline(t *testing.T) {
 	require.NoError(t, pl.Forward(out.Slice(), in.Slice())) // pinned: direct
 	require.Equal(t, want, out.Slice())
 
+	// other chunk counts: two (each stream once), and an odd number
+	for _, chunks := range []int{2, 8} {
+		other, err := NewPipeline[complex64](testDev, cfg, chunks)
+		require.NoError(t, err)
+		clear(got)
+		require.NoError(t, other.Forward(got, x))
+		require.Equal(t, want, got, "%d chunks", chunks)
+		require.NoError(t, other.Close())
+	}
+	odd, err := NewPipeline[complex64](testDev, Config{Shape: []int{256}, Batch: 48}, 3)
+	require.NoError(t, err)
+	defer odd.Close()
+	p48 := sharedPlan[complex64](t, Config{Shape: []int{256}, Batch: 48})
+	want48 := make([]complex64, p48.Len())
+	require.NoError(t, p48.Forward(want48, x[:p48.Len()]))
+	got48 := make([]complex64, p48.Len())
+	require.NoError(t, odd.Forward(got48, x[:p48.Len()]))
+	require.Equal(t, want48, got48, "3 chunks")
+
 	_, err = NewPipeline[complex64](testDev, cfg, 3)
 	require.ErrorIs(t, err, ErrInvalidBatch)
 	require.ErrorIs(t, pl.Forward(got[:10], x), ErrLength)
