@@ -465,20 +465,9 @@ func vkfftgo_plan_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **
 	if err != nil {
 		return fail(fn, err)
 	}
-	if p.token = newToken(); p.token == nil {
-		p.close()
-		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+	if p.token, err = publish(tables.plans, &d.plans, p, p.close); err != nil {
+		return fail(fn, err)
 	}
-	tables.mu.Lock()
-	if d.plans == nil { // the device was closed meanwhile
-		tables.mu.Unlock()
-		p.close()
-		freeToken(p.token)
-		return fail(fn, errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed"))
-	}
-	d.plans[p] = struct{}{}
-	tables.plans[uintptr(p.token)] = p
-	tables.mu.Unlock()
 	*out = (*C.vkfftgo_plan)(p.token)
 	return C.VKFFTGO_SUCCESS
 }
@@ -490,13 +479,7 @@ func vkfftgo_plan_destroy(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	if h == nil {
 		return C.VKFFTGO_SUCCESS
 	}
-	tables.mu.Lock()
-	p := tables.plans[uintptr(unsafe.Pointer(h))]
-	if p != nil {
-		delete(tables.plans, uintptr(unsafe.Pointer(h)))
-		delete(p.dev.plans, p)
-	}
-	tables.mu.Unlock()
+	p := withdraw(tables.plans, unsafe.Pointer(h), func(p *cplan) map[*cplan]struct{} { return p.dev.plans })
 	if p == nil {
 		_, err := lookupPlan(h)
 		return fail(fn, err)
@@ -611,21 +594,10 @@ func vkfftgo_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo
 	if err != nil {
 		return fail(fn, err)
 	}
-	cb := &cbuf{dev: d, b: b, bytes: int64(bytes), token: newToken()}
-	if cb.token == nil {
-		b.Close()
-		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+	cb := &cbuf{dev: d, b: b, bytes: int64(bytes)}
+	if cb.token, err = publish(tables.bufs, &d.bufs, cb, b.Close); err != nil {
+		return fail(fn, err)
 	}
-	tables.mu.Lock()
-	if d.bufs == nil {
-		tables.mu.Unlock()
-		b.Close()
-		freeToken(cb.token)
-		return fail(fn, errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed"))
-	}
-	d.bufs[cb] = struct{}{}
-	tables.bufs[uintptr(cb.token)] = cb
-	tables.mu.Unlock()
 	*out = (*C.vkfftgo_buffer)(cb.token)
 	return C.VKFFTGO_SUCCESS
 }
@@ -637,13 +609,7 @@ func vkfftgo_buffer_destroy(h *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	if h == nil {
 		return C.VKFFTGO_SUCCESS
 	}
-	tables.mu.Lock()
-	b := tables.bufs[uintptr(unsafe.Pointer(h))]
-	if b != nil {
-		delete(tables.bufs, uintptr(unsafe.Pointer(h)))
-		delete(b.dev.bufs, b)
-	}
-	tables.mu.Unlock()
+	b := withdraw(tables.bufs, unsafe.Pointer(h), func(b *cbuf) map[*cbuf]struct{} { return b.dev.bufs })
 	if b == nil {
 		_, err := lookupBuffer(h, "buffer")
 		return fail(fn, err)

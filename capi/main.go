@@ -193,3 +193,40 @@ func recoverTo(fn string, rc *C.vkfftgo_status) {
 		*rc = C.VKFFTGO_ERROR_INTERNAL
 	}
 }
+
+// publish gives h a token and enters it in the global table (for lookups) and in its
+// device's set (destroyed with the device). If no token can be had, or the device was
+// closed meanwhile, it undoes h with undo and reports why.
+func publish[H comparable](table map[uintptr]H, devSet *map[H]struct{}, h H, undo func() error) (unsafe.Pointer, error) {
+	token := newToken()
+	if token == nil {
+		undo()
+		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
+	}
+	tables.mu.Lock()
+	if *devSet == nil {
+		tables.mu.Unlock()
+		undo()
+		freeToken(token)
+		return nil, errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed")
+	}
+	(*devSet)[h] = struct{}{}
+	table[uintptr(token)] = h
+	tables.mu.Unlock()
+	return token, nil
+}
+
+// withdraw removes the handle with this token from the global table and its device's
+// set, and returns it (the zero H if the token is unknown).
+func withdraw[H comparable](table map[uintptr]H, token unsafe.Pointer, devSet func(H) map[H]struct{}) H {
+	var zero H
+	tables.mu.Lock()
+	defer tables.mu.Unlock()
+	h, ok := table[uintptr(token)]
+	if !ok {
+		return zero
+	}
+	delete(table, uintptr(token))
+	delete(devSet(h), h)
+	return h
+}

@@ -25,17 +25,9 @@ func roundTrip(p *Plan[complex64], x, spec, back []complex64) (float64, error) {
 	return m, nil
 }
 
-// TestConcurrentPlans: 8 goroutines, each with its own plan, all on one device.
-func TestConcurrentPlans(t *testing.T) {
-	const workers, rounds = 8, 15
-	plans := make([]*Plan[complex64], workers)
-	for i := range plans {
-		// distinct shapes, so each goroutine really has its own application
-		p, err := NewPlan[complex64](testDev, Config{Shape: []int{64 + 8*i}})
-		require.NoError(t, err)
-		defer p.Close()
-		plans[i] = p
-	}
+// hammer runs workers goroutines, each doing rounds checked round trips on planFor(w)
+// with data of its own, and fails the test on any error or wrong result.
+func hammer(t *testing.T, workers, rounds int, planFor func(w int) *Plan[complex64]) {
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)
 	bad := make(chan float64, workers)
@@ -43,7 +35,7 @@ func TestConcurrentPlans(t *testing.T) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			p := plans[w]
+			p := planFor(w)
 			rng := rand.New(rand.NewPCG(uint64(w), 1))
 			x, _ := randomComplex[complex64](rng, p.Len())
 			spec, back := make([]complex64, p.Len()), make([]complex64, p.Len())
@@ -71,43 +63,25 @@ func TestConcurrentPlans(t *testing.T) {
 	}
 }
 
+// TestConcurrentPlans: 8 goroutines, each with its own plan, all on one device.
+func TestConcurrentPlans(t *testing.T) {
+	const workers = 8
+	plans := make([]*Plan[complex64], workers)
+	for i := range plans {
+		// distinct shapes, so each goroutine really has its own application
+		p, err := NewPlan[complex64](testDev, Config{Shape: []int{64 + 8*i}})
+		require.NoError(t, err)
+		defer p.Close()
+		plans[i] = p
+	}
+	hammer(t, workers, 15, func(w int) *Plan[complex64] { return plans[w] })
+}
+
 // TestConcurrentSharedPlan: goroutines sharing one plan is safe — calls are serialised
 // by the plan — and each goroutine gets its own correct result.
 func TestConcurrentSharedPlan(t *testing.T) {
-	const workers, rounds = 8, 15
 	p := sharedPlan[complex64](t, Config{Shape: []int{16, 16}})
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	bad := make(chan float64, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 2))
-			x, _ := randomComplex[complex64](rng, p.Len())
-			spec, back := make([]complex64, p.Len()), make([]complex64, p.Len())
-			for r := 0; r < rounds; r++ {
-				e, err := roundTrip(p, x, spec, back)
-				if err != nil {
-					errs <- err
-					return
-				}
-				if e > 1e-9 {
-					bad <- e
-					return
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	close(errs)
-	close(bad)
-	for err := range errs {
-		require.NoError(t, err)
-	}
-	for e := range bad {
-		require.Failf(t, "wrong result from a shared plan", "squared error %g", e)
-	}
+	hammer(t, 8, 15, func(int) *Plan[complex64] { return p })
 }
 
 // TestConcurrentCloseWhileRunning: closing a plan while other goroutines use it never
