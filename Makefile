@@ -25,10 +25,15 @@ build: setup
 vet: setup
 	$(GO) vet ./...
 
+# Go tests three more times: under the race detector (the concurrent ones), with
+# cgocheck2 (every pointer passed to C checked), and with AddressSanitizer over the Go and
+# C code together (leaks too; tests/asan/lsan.supp names the one known VkFFT leak).
 test-go: setup
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache' ./vkfft/
+	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 -timeout 30m ./vkfft/
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp $(GO) test -asan -count=1 -timeout 30m ./vkfft/
 
 test: test-go ## everything CI runs (Go tests; C/C++ consumer tests are added by mk/*.mk)
 
