@@ -33,7 +33,9 @@ test-go: setup
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache' ./vkfft/
 	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 -timeout 30m ./vkfft/
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp $(GO) test -asan -count=1 -timeout 30m ./vkfft/
+	$(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
+	cd vkfft && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
+		$(CURDIR)/$(BUILD)/vkfft-asan.test -test.count=1 -test.timeout=30m
 
 test: test-go ## everything CI runs (Go tests; C/C++ consumer tests are added by mk/*.mk)
 
