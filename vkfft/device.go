@@ -68,7 +68,7 @@ type Device struct {
 
 	// host transfers: pinned staging slots, pinned ranges, streams
 	stageMu      sync.Mutex
-	stageMin     int64
+	stageMin     atomic.Int64 // staging threshold in bytes; negative: off
 	stager       stagerHandle
 	stagerFailed bool
 	pinned       pinnedSet
@@ -102,9 +102,10 @@ func Open(ordinal int) (*Device, error) {
 // newDevice wraps an opened handle; every way of opening a device goes through it.
 func newDevice(h deviceHandle, info DeviceInfo) *Device {
 	d := &Device{h: h, info: info, resources: make(map[resource]struct{}),
-		streams: make(map[*Stream]struct{}), stageMin: DefaultStagingThreshold}
+		streams: make(map[*Stream]struct{})}
+	d.stageMin.Store(DefaultStagingThreshold)
 	if info.HostMemory {
-		d.stageMin = -1 // a CPU device reads host memory directly: staging only adds a copy
+		d.stageMin.Store(-1) // a CPU device reads host memory directly: staging only adds a copy
 	}
 	d.syncSt = newStatus()
 	d.cache.dev = d

@@ -156,21 +156,17 @@ func stagingSettings() (slot int64, threads int) {
 // ordinary (pageable) host slices through the device's pinned staging slots, so the copy
 // into pinned memory overlaps the transfer; a negative value turns staging off. The
 // default is DefaultStagingThreshold, or off for devices that compute in host memory.
-func (d *Device) SetStagingThreshold(bytes int64) {
-	d.stageMu.Lock()
-	d.stageMin = bytes
-	d.stageMu.Unlock()
-}
+func (d *Device) SetStagingThreshold(bytes int64) { d.stageMin.Store(bytes) }
 
 // stagerFor returns the device's stager if a transfer between src and dst should be
 // staged; then it returns with d.stageMu held, which the caller releases after use.
 func (d *Device) stagerFor(dst, src unsafe.Pointer, dstBytes, srcBytes int64) stagerHandle {
-	d.stageMu.Lock()
-	if d.stageMin < 0 || max(dstBytes, srcBytes) < d.stageMin ||
+	// small transfers, the common case in tight loops, decide without a lock
+	if t := d.stageMin.Load(); t < 0 || max(dstBytes, srcBytes) < t ||
 		(d.pinned.contains(src, srcBytes) && d.pinned.contains(dst, dstBytes)) {
-		d.stageMu.Unlock()
 		return nil
 	}
+	d.stageMu.Lock()
 	if s := d.stagerLocked(); s != nil {
 		return s
 	}

@@ -9,9 +9,7 @@ import (
 
 // withStaging forces the staged path for every size on testDev for one test.
 func withStaging(t *testing.T, threshold int64) {
-	testDev.stageMu.Lock()
-	saved := testDev.stageMin
-	testDev.stageMu.Unlock()
+	saved := testDev.stageMin.Load()
 	testDev.SetStagingThreshold(threshold)
 	t.Cleanup(func() { testDev.SetStagingThreshold(saved) })
 }
