@@ -143,7 +143,8 @@ func (d *Device) Close() error {
 	return nil
 }
 
-// Sync waits until all work queued on the device has finished.
+// Sync waits until the work queued on the device's own queue (transforms on host
+// slices and buffers, buffer copies) has finished; Stream.Wait waits for a stream.
 func (d *Device) Sync() error {
 	h, err := d.use("sync")
 	if err != nil {
