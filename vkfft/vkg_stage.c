@@ -19,7 +19,6 @@
 typedef struct copy_pool copy_pool;
 typedef struct pool_arg {
 	copy_pool *p;
-	int idx;
 } pool_arg;
 
 /* A small pool of threads that split one memcpy between them. */
@@ -34,19 +33,24 @@ struct copy_pool {
 	char *dst;
 	const char *src;
 	size_t bytes;
+	size_t next; /* the next piece to take (atomic) */
 };
 
-/* The copy is split into n+1 pieces: one per worker, the last for the calling thread. */
-static void piece(const copy_pool *p, int idx, size_t *off, size_t *len)
+/* Copies are cut into pieces this large, taken in turn by whichever thread is free: a
+ * thread the scheduler delays holds up one piece, not a fixed share of the copy. */
+#define VKG_COPY_PIECE (256u << 10)
+
+/* take_pieces copies pieces of the current job until none are left. */
+static void take_pieces(copy_pool *p)
 {
-	size_t per = (p->bytes / (size_t)(p->n + 1) + 63) & ~(size_t)63;
-	*off = per * (size_t)idx;
-	if (*off >= p->bytes) {
-		*off = 0;
-		*len = 0;
-		return;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+		size_t off = i * VKG_COPY_PIECE, len;
+		if (off >= p->bytes)
+			return;
+		len = p->bytes - off < VKG_COPY_PIECE ? p->bytes - off : VKG_COPY_PIECE;
+		memcpy(p->dst + off, p->src + off, len);
 	}
-	*len = p->bytes - *off < per ? p->bytes - *off : per;
 }
 
 static inline void cpu_relax(void)
@@ -62,10 +66,8 @@ static inline void cpu_relax(void)
 static void *pool_worker(void *arg)
 {
 	copy_pool *p = ((pool_arg *)arg)->p;
-	int idx = ((pool_arg *)arg)->idx;
 	uint64_t seen = 0;
 	for (;;) {
-		size_t off, len;
 		int i;
 		for (i = 0; i < VKG_SPIN_ROUNDS && __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) == seen &&
 			    !__atomic_load_n(&p->quit, __ATOMIC_ACQUIRE);
@@ -77,10 +79,8 @@ static void *pool_worker(void *arg)
 		if (p->quit)
 			break;
 		seen = p->gen;
-		piece(p, idx, &off, &len);
 		pthread_mutex_unlock(&p->mu);
-		if (len)
-			memcpy(p->dst + off, p->src + off, len);
+		take_pieces(p);
 		pthread_mutex_lock(&p->mu);
 		if (--p->pending == 0)
 			pthread_cond_signal(&p->done);
@@ -102,7 +102,6 @@ static void pool_start(copy_pool *p, int n)
 		n = VKG_MAX_COPY_THREADS;
 	for (i = 0; i < n; i++) {
 		p->args[i].p = p;
-		p->args[i].idx = i;
 		if (pthread_create(&p->th[i], NULL, pool_worker, &p->args[i]) != 0)
 			break;
 		p->n = i + 1;
@@ -131,18 +130,16 @@ static void pool_copy(copy_pool *p, void *dst, const void *src, size_t bytes)
 		memcpy(dst, src, bytes);
 		return;
 	}
-	size_t off, len;
 	pthread_mutex_lock(&p->mu);
 	p->dst = dst;
 	p->src = src;
 	p->bytes = bytes;
+	p->next = 0;
 	p->pending = p->n;
 	__atomic_store_n(&p->gen, p->gen + 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
-	piece(p, p->n, &off, &len);
-	if (len)
-		memcpy((char *)dst + off, (const char *)src + off, len);
+	take_pieces(p); /* the calling thread copies too */
 	pthread_mutex_lock(&p->mu);
 	while (p->pending)
 		pthread_cond_wait(&p->done, &p->mu);
