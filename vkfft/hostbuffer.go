@@ -143,10 +143,9 @@ func stagingSettings() (slot int64, threads int) {
 	if v, err := strconv.Atoi(os.Getenv(EnvStagingSlotMiB)); err == nil && v > 0 {
 		slot = int64(v) << 20
 	}
-	// Half the cores, the caller's thread included. Measured on a 16-core H200 host: 7
-	// copy threads gave 7.8–7.9 ms for a 256³ round trip in every run; 15 gave 7.1 ms
-	// once and 17 ms when other threads (the Go runtime's, the host's) wanted a core,
-	// since one descheduled piece holds up the whole chunk.
+	// Half the cores, the caller's thread included: on a 16-core H200 host 7, 11 and 15
+	// copy threads all gave 6.4–7.5 ms for a 256³ round trip (tests/gpu/RESULTS.md), so
+	// leave the other half to the host program.
 	threads = min(max(runtime.NumCPU()/2-1, 1), 7)
 	if v, err := strconv.Atoi(os.Getenv(EnvStagingThreads)); err == nil && v >= 0 {
 		threads = v
