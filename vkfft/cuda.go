@@ -4,6 +4,7 @@ package vkfft
 
 /*
 #include "vkg_cuda.h"
+#include "vkg_xfer.h"
 
 #cgo nocallback vkg_plan_run_on
 #cgo noescape vkg_plan_run_on
@@ -139,16 +140,15 @@ func (cudaTestHooks) currentContext() uintptr    { return uintptr(C.vkg_cuda_ctx
 func (cudaTestHooks) setCurrent(c uintptr) int   { return int(C.vkg_cuda_ctx_set_current(C.uint64_t(c))) }
 func (cudaTestHooks) streamOf(d *Device) uintptr { return d.CUDAStream() }
 
+// streams for the tests come from the backend-neutral stream layer (vkg_stage.c)
 func (cudaTestHooks) createStream(d *Device) (uintptr, error) {
-	var s C.uint64_t
-	err := withStatus(func(st status) C.int { return C.vkg_cuda_stream_create(d.h, &s, st) })
-	return uintptr(s), err
+	var q C.uint64_t
+	err := withStatus(func(st status) C.int { return C.vkg_stream_create(d.h, &q, nil, st) })
+	return uintptr(q), err
 }
 
-func (cudaTestHooks) destroyStream(d *Device, s uintptr) {
-	C.vkg_cuda_stream_destroy(d.h, C.uint64_t(s))
-}
+func (cudaTestHooks) destroyStream(d *Device, s uintptr) { streamDestroy(d.h, uint64(s), 0) }
 
 func (cudaTestHooks) syncStream(d *Device, s uintptr) error {
-	return withStatus(func(st status) C.int { return C.vkg_cuda_stream_sync(d.h, C.uint64_t(s), st) })
+	return withStatus(func(st status) C.int { return C.vkg_stream_sync(d.h, C.uint64_t(s), st) })
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "vkg.h"
+#include "vkg_xfer.h"
 
 #if VKFFT_BACKEND == 3
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -343,21 +344,12 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes, const void *src,
 		      uint64_t src_bytes, double scale, vkg_status *st)
 {
-	int is_r2c = plan->params.kind == VKG_R2C;
-	vkg_mem cbuf = (vkg_mem)(uintptr_t)plan->buffer;
-	vkg_mem rbuf = (vkg_mem)(uintptr_t)plan->real;
-	vkg_mem in = cbuf, out = cbuf;
+	vkg_mem in, out;
 	vkg_status plan_sync_st;
-	int rc;
-
-	if (is_r2c) {
-		in = inverse ? cbuf : rbuf;
-		out = inverse ? rbuf : cbuf;
-	}
-	if (src_bytes != (in == cbuf ? plan->buffer_size : plan->real_size) ||
-	    dst_bytes != (out == cbuf ? plan->buffer_size : plan->real_size))
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "buffer sizes %llu -> %llu bytes do not match the plan",
-				(unsigned long long)src_bytes, (unsigned long long)dst_bytes);
+	int rc = vkg_plan_check_io(plan, inverse, dst_bytes, src_bytes, st);
+	if (rc)
+		return rc;
+	vkg_plan_io_buffers(plan, inverse, &in, &out);
 	rc = vkg_ctx_enter(plan->dev, st);
 	if (rc)
 		return rc;
@@ -388,6 +380,16 @@ void vkg_plan_io_buffers(vkg_plan *plan, int inverse, vkg_mem *in, vkg_mem *out)
 	int is_r2c = plan->params.kind == VKG_R2C;
 	*in = is_r2c && !inverse ? rbuf : cbuf;
 	*out = is_r2c && inverse ? rbuf : cbuf;
+}
+
+int vkg_plan_check_io(vkg_plan *plan, int inverse, uint64_t dst_bytes, uint64_t src_bytes, vkg_status *st)
+{
+	uint64_t in_bytes, out_bytes;
+	vkg_plan_io_bytes(plan, inverse, &in_bytes, &out_bytes);
+	if (src_bytes != in_bytes || dst_bytes != out_bytes)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "buffer sizes %llu -> %llu bytes do not match the plan",
+				(unsigned long long)src_bytes, (unsigned long long)dst_bytes);
+	return VKG_OK;
 }
 
 vkg_device *vkg_plan_device(vkg_plan *plan) { return plan->dev; }

@@ -502,37 +502,3 @@ int vkg_cuda_ctx_set_current(uint64_t ctx)
 	return (int)cuCtxSetCurrent((CUcontext)(uintptr_t)ctx);
 }
 
-int vkg_cuda_stream_create(vkg_device *dev, uint64_t *stream, vkg_status *st)
-{
-	CUstream s = NULL;
-	CUresult r;
-	int rc = vkg_ctx_enter(dev, st);
-	if (rc)
-		return rc;
-	r = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
-	vkg_ctx_leave(dev);
-	if (r != CUDA_SUCCESS)
-		return cu_fail(st, r, "cuStreamCreate");
-	*stream = (uint64_t)(uintptr_t)s;
-	return VKG_OK;
-}
-
-void vkg_cuda_stream_destroy(vkg_device *dev, uint64_t stream)
-{
-	vkg_status st;
-	if (!stream || vkg_ctx_enter(dev, &st))
-		return;
-	cuStreamDestroy((CUstream)(uintptr_t)stream);
-	vkg_ctx_leave(dev);
-}
-
-int vkg_cuda_stream_sync(vkg_device *dev, uint64_t stream, vkg_status *st)
-{
-	int rc = vkg_ctx_enter(dev, st);
-	if (rc)
-		return rc;
-	rc = vkg_queue_sync(dev, stream, st);
-	vkg_ctx_leave(dev);
-	return rc;
-}
-

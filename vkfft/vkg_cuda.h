@@ -19,9 +19,5 @@ int vkg_cuda_ctx_create(int ordinal, uint64_t *ctx, vkg_status *st);
 void vkg_cuda_ctx_destroy(uint64_t ctx);
 uint64_t vkg_cuda_ctx_current(void);
 int vkg_cuda_ctx_set_current(uint64_t ctx);
-/* streams in the device's context (non-blocking), and raw allocations there */
-int vkg_cuda_stream_create(vkg_device *dev, uint64_t *stream, vkg_status *st);
-void vkg_cuda_stream_destroy(vkg_device *dev, uint64_t stream);
-int vkg_cuda_stream_sync(vkg_device *dev, uint64_t stream, vkg_status *st);
 
 #endif

@@ -288,17 +288,15 @@ int vkg_plan_run_host_staged(vkg_plan *plan, vkg_stager *stager, int inverse, vo
 			     vkg_status *st)
 {
 	vkg_device *dev = vkg_plan_device(plan);
-	uint64_t in_bytes, out_bytes;
 	vkg_mem in, out;
 	vkg_status sync_st;
 	int rc;
 
 	if (!stager)
 		return vkg_plan_run_host(plan, inverse, dst, dst_bytes, src, src_bytes, scale, st);
-	vkg_plan_io_bytes(plan, inverse, &in_bytes, &out_bytes);
-	if (src_bytes != in_bytes || dst_bytes != out_bytes)
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "buffer sizes %llu -> %llu bytes do not match the plan",
-				(unsigned long long)src_bytes, (unsigned long long)dst_bytes);
+	rc = vkg_plan_check_io(plan, inverse, dst_bytes, src_bytes, st);
+	if (rc)
+		return rc;
 	vkg_plan_io_buffers(plan, inverse, &in, &out);
 	rc = vkg_ctx_enter(dev, st);
 	if (rc)
@@ -319,14 +317,12 @@ int vkg_plan_run_host_async(vkg_plan *plan, uint64_t queue, uint64_t plan_ev, ui
 			    uint64_t src_bytes, double scale, vkg_status *st)
 {
 	vkg_device *dev = vkg_plan_device(plan);
-	uint64_t in_bytes, out_bytes;
 	vkg_mem in, out;
 	int rc;
 
-	vkg_plan_io_bytes(plan, inverse, &in_bytes, &out_bytes);
-	if (src_bytes != in_bytes || dst_bytes != out_bytes)
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "buffer sizes %llu -> %llu bytes do not match the plan",
-				(unsigned long long)src_bytes, (unsigned long long)dst_bytes);
+	rc = vkg_plan_check_io(plan, inverse, dst_bytes, src_bytes, st);
+	if (rc)
+		return rc;
 	vkg_plan_io_buffers(plan, inverse, &in, &out);
 	rc = vkg_ctx_enter(dev, st);
 	if (rc)
@@ -481,7 +477,7 @@ int vkg_stream_create(vkg_device *dev, uint64_t *queue, uint64_t *ev, vkg_status
 	if (rc)
 		return rc;
 	rc = vkg_queue_create(dev, queue, st);
-	if (rc == VKG_OK) {
+	if (rc == VKG_OK && ev) {
 		rc = vkg_event_create(dev, ev, st);
 		if (rc)
 			vkg_queue_destroy(dev, *queue);

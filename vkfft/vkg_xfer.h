@@ -47,6 +47,7 @@ void vkg_stager_destroy(vkg_stager *s);
 /* Host memory helpers for Go (enter the context themselves). */
 int vkg_pinned_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);
 void vkg_pinned_free(vkg_device *dev, void *ptr, uint64_t handle);
+/* a queue, and if ev is not NULL an event to go with it; destroy takes ev 0 for none */
 int vkg_stream_create(vkg_device *dev, uint64_t *queue, uint64_t *ev, vkg_status *st);
 void vkg_stream_destroy(vkg_device *dev, uint64_t queue, uint64_t ev);
 int vkg_stream_sync(vkg_device *dev, uint64_t queue, vkg_status *st);
@@ -87,6 +88,8 @@ int vkg_pipeline_run_pageable(vkg_plan *plans[2], uint64_t queues[2], uint64_t e
 
 /* Sizes the core layer knows about a plan: the bytes a host call reads and writes. */
 void vkg_plan_io_bytes(vkg_plan *plan, int inverse, uint64_t *in_bytes, uint64_t *out_bytes);
+/* VKG_ERR_INVALID unless src_bytes and dst_bytes are what a host round trip needs. */
+int vkg_plan_check_io(vkg_plan *plan, int inverse, uint64_t dst_bytes, uint64_t src_bytes, vkg_status *st);
 /* The plan's device buffers that a host round trip uploads into and downloads from. */
 void vkg_plan_io_buffers(vkg_plan *plan, int inverse, vkg_mem *in, vkg_mem *out);
 vkg_device *vkg_plan_device(vkg_plan *plan);
