@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the GPU bundle (make gpu-bundle) on a machine with an NVIDIA GPU and driver; needs
 # no Go and no network. From the bundle folder (or the repository, for .gpu/):
-#   ./run.sh [STEP...]     steps: info syntax tests interop leak sanitizer bench cachebench (default: all)
+#   ./run.sh [STEP...]     steps: info syntax tests interop leak sanitizer bench cachebench,
+#                          then one per steps/NAME.sh (default: all)
 # Logs go to $OUT (default ./gpu-logs); the summary at the end says what passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +13,8 @@ OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-steps=${*:-info syntax tests interop leak sanitizer bench cachebench}
+extra=$(cd "$B/steps" 2>/dev/null && ls *.sh 2>/dev/null | sed 's/\.sh$//' | tr '\n' ' ')
+steps=${*:-info syntax tests interop leak sanitizer bench cachebench $extra}
 declare -A res
 
 # NVRTC 12.4 from Debian's .debs (libcuda comes from the driver); a CUDA 12 NVRTC already
@@ -61,7 +63,13 @@ for s in $steps; do
 	cachebench) # plan creation: cold, from disk in fresh processes, from memory (vkfft cache bench)
 		step cachebench 600 "$B/vkfft" cache bench -runs 5
 		step clibench 300 "$B/vkfft" bench -shapes 256x256x256,4096x4096,4096:16384,256x256x256@c128 ;;
-	*) echo "unknown step $s" >&2 ;;
+	*) # a step of its own file (tests/gpu/steps/NAME.sh), sourced here: it may use step,
+	   # $B (the bundle), $W (scratch), $OUT and the res table
+		if [ -f "$B/steps/$s.sh" ]; then
+			. "$B/steps/$s.sh"
+		else
+			echo "unknown step $s" >&2
+		fi ;;
 	esac
 done
 
