@@ -30,13 +30,14 @@ type planKey struct {
 	norm   Norm
 	lut    LUT
 	tuning Tuning
+	tune   TuneMode
 }
 
 // keyOf builds the key of cfg, or reports false when cfg cannot be valid (its rank),
 // leaving the error message to validate.
 func keyOf(cfg Config, k kind, complexSize uintptr) (planKey, bool) {
 	key := planKey{kind: k, double: complexSize == 16, rank: len(cfg.Shape), batch: cfg.Batch,
-		norm: cfg.Norm, lut: cfg.LUT, tuning: cfg.Tuning}
+		norm: cfg.Norm, lut: cfg.LUT, tuning: cfg.Tuning, tune: cfg.Tune}
 	if key.rank < 1 || key.rank > maxRank {
 		return key, false
 	}

@@ -364,8 +364,9 @@ func TestCacheKeysKnowEveryConfigField(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning"}, names(Config{}),
+	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning", "Tune"}, names(Config{}),
 		"Config changed: update planKey in cache.go and kcacheKey in kcache.go")
-	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost"}, names(Tuning{}),
+	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost", "RegisterBoost4Step",
+		"GroupedBatch", "BandwidthBoost", "SwapTo3Stage4Step", "LUT"}, names(Tuning{}),
 		"Tuning changed: update planKey in cache.go and kcacheKey in kcache.go")
 }

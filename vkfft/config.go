@@ -46,11 +46,24 @@ const (
 )
 
 // Tuning holds VkFFT's launch-configuration knobs. Zero fields keep VkFFT's defaults.
-// They change the generated kernels, so they are part of a plan's identity.
+// They change the generated kernels, so they are part of a plan's identity. Set them
+// by hand, or let the autotuner choose them (Config.Tune).
 type Tuning struct {
-	CoalescedMemory int // bytes per coalesced access (32 on NVIDIA and AMD, 64 on Intel)
-	AimThreads      int // threads per block to aim at (VkFFT's default 128)
-	RegisterBoost   int // emulate this many times more shared memory with registers
+	CoalescedMemory    int // bytes per coalesced access (32 on NVIDIA and AMD, 64 on Intel)
+	AimThreads         int // threads per block to aim at (VkFFT's default 128)
+	RegisterBoost      int // emulate this many times more shared memory with registers
+	RegisterBoost4Step int // the same for axes long enough for the four-step algorithm (> 2^14)
+	// GroupedBatch caps how many transforms of each axis (in Shape's order) one thread
+	// block does; 0 lets VkFFT choose.
+	GroupedBatch [maxRank]int
+	// BandwidthBoost is VkFFT's performBandwidthBoost: -1 off, 0 VkFFT's choice, N > 0
+	// trades coalescing by a factor N for longer sequences per upload on strided axes.
+	BandwidthBoost int
+	// SwapTo3Stage4Step is the axis length from which the four-step algorithm uses three
+	// uploads instead of two (at least 65536); 0 keeps VkFFT's threshold.
+	SwapTo3Stage4Step int
+	// LUT overrides the package's default twiddle source when Config.LUT is LUTDefault.
+	LUT LUT
 }
 
 // Config describes a transform. The zero value of every field but Shape is useful.
@@ -65,8 +78,13 @@ type Config struct {
 	Norm Norm
 	// LUT selects the twiddle source (default LUTDefault).
 	LUT LUT
-	// Tuning overrides VkFFT's launch configuration.
+	// Tuning overrides VkFFT's launch configuration. A non-zero Tuning is used as given
+	// and the autotuner stays out of the way.
 	Tuning Tuning
+	// Tune says whether the plan uses a stored tuning (TuneCached), measures one when
+	// none is stored (TuneMeasure), or keeps VkFFT's defaults (TuneOff). TuneDefault
+	// reads VKFFTGO_TUNE (off, cached or measure), which defaults to cached.
+	Tune TuneMode
 }
 
 // kind distinguishes complex-to-complex from real-to-complex plans.
@@ -119,8 +137,11 @@ func validate(cfg Config, k kind, complexSize uintptr) (layout, error) {
 	if cfg.LUT < LUTDefault || cfg.LUT > LUTOff {
 		return l, fmt.Errorf("%w: unknown LUT mode %d", ErrInvalidArgument, int(cfg.LUT))
 	}
-	if cfg.Tuning.CoalescedMemory < 0 || cfg.Tuning.AimThreads < 0 || cfg.Tuning.RegisterBoost < 0 {
-		return l, fmt.Errorf("%w: negative tuning value %+v", ErrInvalidArgument, cfg.Tuning)
+	if err := cfg.Tuning.check(len(cfg.Shape)); err != nil {
+		return l, err
+	}
+	if cfg.Tune < TuneDefault || cfg.Tune > TuneRefresh {
+		return l, fmt.Errorf("%w: unknown tune mode %d", ErrInvalidArgument, int(cfg.Tune))
 	}
 	cfg.Shape = append([]int(nil), cfg.Shape...)
 	if cfg.Batch == 0 {

@@ -75,7 +75,8 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 	if p.h == nil {
 		return closedError(op, "plan")
 	}
-	if C.vkg_plan_run_on(p.h, cbool(inverse), C.vkg_mem(buf), C.vkg_mem(real), C.vkg_mem(copyFrom),
+	h, in, from := p.routeOutOfPlace(uint64(real), uint64(copyFrom))
+	if C.vkg_plan_run_on(h, cbool(inverse), C.vkg_mem(buf), C.vkg_mem(in), C.vkg_mem(from),
 		C.uint64_t(stream), C.double(scaleFor(&p.l, inverse)), 0, p.st) != 0 {
 		return opError(op, statusError(p.st))
 	}

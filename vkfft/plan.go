@@ -27,6 +27,12 @@ type plan struct {
 	buf     uint64 // complex data, l.complexBytes
 	realBuf uint64 // real data (R2C), l.realBytes
 	binary  []byte // compiled kernels, when asked to keep them
+	tuned   TuneResult
+
+	// out of place without a copy (C2C): a second application reading an input buffer,
+	// built on the first out-of-place call (oop.go)
+	oop       planHandle
+	oopFailed bool
 
 	ev         uint64  // recorded after the plan's asynchronous work (0 until the first)
 	lastStream *Stream // the stream of the plan's last asynchronous call, until settled
@@ -59,22 +65,50 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			return nil, opError("new plan", err)
 		}
 	}
-	params := planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
-		loadBlob: opt.loadBlob, save: opt.save}
-	// the persistent kernel cache (kcache.go) loads or stores the compiled kernels
-	p.h, p.binary, err = planCreateCached(h, &d.info, &params)
-	if err != nil {
+	// the tuning (tune.go) may already build the plan: a measured winner is kept
+	if err = p.resolveTuning(h, opt); err != nil {
 		p.freeBuffers()
 		return nil, opError("new plan", err)
+	}
+	if p.h == nil {
+		params := p.params(false)
+		params.loadBlob, params.save = opt.loadBlob, opt.save
+		// the persistent kernel cache (kcache.go) loads or stores the compiled kernels
+		p.h, p.binary, err = planCreateCached(h, &d.info, &params)
+		if err != nil && p.tuned.Source == TunedStored {
+			// VkFFT refused a stored tuning: the plan is built with the defaults
+			kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: stored tuning %s refused: %v", errBadEntry,
+				p.l.cfg.Tuning, err))
+			p.l.cfg.Tuning, p.tuned = Tuning{}, TuneResult{}
+			params = p.params(false)
+			params.loadBlob, params.save = opt.loadBlob, opt.save
+			p.h, p.binary, err = planCreateCached(h, &d.info, &params)
+		}
+		if err != nil {
+			p.freeBuffers()
+			return nil, opError("new plan", err)
+		}
 	}
 	p.st = newStatus()
 	d.track(p)
 	return p, nil
 }
 
-// lutSetting maps Config.LUT to VkFFT's useLUT (-1 off, 0 auto, 1 on).
+// params are the planParams of the plan's application (outOfPlace: the C2C one that
+// reads an input buffer).
+func (p *plan) params(outOfPlace bool) planParams {
+	return planParams{l: p.l, useLUT: lutSetting(p.l), buffer: p.buf, realBuffer: p.realBuf,
+		outOfPlace: outOfPlace}
+}
+
+// lutSetting maps Config.LUT (or, when that is LUTDefault, Tuning.LUT) to VkFFT's useLUT
+// (-1 off, 0 auto, 1 on).
 func lutSetting(l layout) int {
-	switch l.cfg.LUT {
+	lut := l.cfg.LUT
+	if lut == LUTDefault {
+		lut = l.cfg.Tuning.LUT
+	}
+	switch lut {
 	case LUTOn:
 		return 1
 	case LUTOff:
@@ -106,6 +140,10 @@ func (p *plan) release() {
 	}
 	planDestroy(p.h)
 	p.h = nil
+	if p.oop != nil {
+		planDestroy(p.oop)
+		p.oop = nil
+	}
 	p.freeBuffers()
 	freeStatus(p.st)
 	p.st = nil
@@ -200,7 +238,8 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 		mem[i] = b.m
 	}
 	if err == nil {
-		err = planRunDevice(p.h, p.st, inverse, mem[0], mem[1], mem[2], scaleFor(&p.l, inverse), false)
+		h, real, from := p.routeOutOfPlace(mem[1], mem[2])
+		err = planRunDevice(h, p.st, inverse, mem[0], real, from, scaleFor(&p.l, inverse), false)
 		if err != nil {
 			err = opError(op, err)
 		}

@@ -110,6 +110,11 @@ void vkg_free(vkg_device *dev, vkg_mem mem);
 int vkg_upload(vkg_device *dev, vkg_mem dst, const void *src, uint64_t bytes, vkg_status *st);
 int vkg_download(vkg_device *dev, void *dst, vkg_mem src, uint64_t bytes, vkg_status *st);
 int vkg_sync(vkg_device *dev, vkg_status *st);
+/* A part of device memory to the host (waits for queued work), and a device-to-device
+ * copy (queued); for the autotuner's checks. */
+int vkg_download_range(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
+		       vkg_status *st);
+int vkg_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st);
 
 /* ---- core layer (vkg_core.c) ---- */
 enum { VKG_C2C = 0, VKG_R2C = 1 };
@@ -124,6 +129,12 @@ typedef struct vkg_plan_params {
 	int use_lut;         /* -1 off, 0 VkFFT's choice, 1 on */
 	/* launch-configuration knobs; 0 keeps VkFFT's default */
 	uint64_t coalesced_memory, aim_threads, register_boost;
+	uint64_t register_boost_4step, swap_to_3stage_4step;
+	uint64_t grouped_batch[3]; /* per axis, row-major like shape */
+	int64_t bandwidth_boost;   /* performBandwidthBoost: -1 off, >0 factor */
+	/* C2C read from an input buffer (real_buffer's slot: VkFFT's inputBuffer) and write
+	 * buffer, leaving the input untouched: out of place without a copy */
+	int out_of_place;
 	/* the plan's own buffers: complex data, and for R2C the real data */
 	vkg_mem buffer;
 	uint64_t buffer_bytes;
@@ -144,7 +155,8 @@ int vkg_plan_binary(vkg_plan *plan, const void **data, uint64_t *bytes);
 void vkg_plan_drop_binary(vkg_plan *plan);
 
 /* One transform on device memory: enqueue only. buffer/real_buffer 0 = the plan's own.
- * scale != 1 multiplies the output (forward/ortho normalisation). */
+ * real_buffer is VkFFT's inputBuffer: R2C's real data, or an out-of-place C2C plan's
+ * input. scale != 1 multiplies the output (forward/ortho normalisation). */
 int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, double scale,
 		 vkg_status *st);
 /* Host round trip through the plan's own buffers in one C call: upload src, run, download

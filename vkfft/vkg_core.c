@@ -170,10 +170,16 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.coalescedMemory = p->coalesced_memory;
 	if (p->aim_threads)
 		c.aimThreads = p->aim_threads;
-	if (p->register_boost) {
+	if (p->register_boost)
 		c.registerBoost = p->register_boost;
-		c.registerBoost4Step = p->register_boost;
-	}
+	if (p->register_boost_4step)
+		c.registerBoost4Step = p->register_boost_4step;
+	if (p->swap_to_3stage_4step)
+		c.swapTo3Stage4Step = p->swap_to_3stage_4step;
+	if (p->bandwidth_boost)
+		c.performBandwidthBoost = (int)p->bandwidth_boost;
+	for (i = 0; i < p->rank; i++)
+		c.groupedBatch[i] = p->grouped_batch[p->rank - 1 - i];
 
 	plan->buffer = native_mem(p->buffer);
 	plan->buffer_size = p->buffer_bytes;
@@ -190,6 +196,15 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.performR2C = 1;
 		c.isInputFormatted = 1;
 		c.inverseReturnToInputBuffer = 1;
+		c.inputBuffer = &plan->real;
+		c.inputBufferSize = &plan->real_size;
+	} else if (p->out_of_place) {
+		/* the first pass reads inputBuffer, every later one works in buffer (both
+		 * directions: inverseReturnToInputBuffer stays 0), so the input is only read */
+		plan->real = native_mem(p->real_buffer ? p->real_buffer : p->buffer);
+		plan->real_size = p->buffer_bytes;
+		plan->launch_real = plan->real;
+		c.isInputFormatted = 1;
 		c.inputBuffer = &plan->real;
 		c.inputBufferSize = &plan->real_size;
 	}
@@ -283,7 +298,7 @@ static int run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buff
 	/* VkFFT stores these pointers in the application: they must stay valid */
 	plan->launch_buffer = buffer ? native_mem(buffer) : plan->buffer;
 	lp.buffer = &plan->launch_buffer;
-	if (is_r2c) {
+	if (is_r2c || plan->params.out_of_place) {
 		plan->launch_real = real_buffer ? native_mem(real_buffer) : plan->real;
 		lp.inputBuffer = &plan->launch_real;
 	}

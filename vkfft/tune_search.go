@@ -1,0 +1,636 @@
+package vkfft
+
+// The autotuner's search. It runs inside newPlan, on the plan's own device buffers,
+// and builds its candidates exactly as newPlan builds any plan with a Config.Tuning
+// (planCreate with the same planParams), so a tuned plan is an ordinary plan.
+//
+// The search goes in stages, each over one group of VkFFT's knobs with the others held
+// at the best values so far (not the full product): coalescing × threads per block,
+// register boost, grouped batch, bandwidth boost, the four-step split, twiddle source.
+// A stage's candidates compile in parallel, then are timed one after another (nothing
+// else runs on the device meanwhile). A stage is skipped when it does not apply to the
+// shape or when it would run past the time budget; a candidate's timing stops after its
+// first trial when that is clearly slower than the best; a stage's winner is adopted
+// only if it beats the best by 1 %, so noise does not pick. Every candidate is checked
+// before it is timed: its forward transform of a random input must match VkFFT's
+// defaults and its round trip must return the input (sampled windows), so a
+// configuration that computes wrongly is never chosen. At the end the winner and the
+// defaults are timed again side by side, and the defaults are kept unless the winner is
+// still 1 % faster.
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+const (
+	tuneAdopt     = 0.99 // a candidate must take at most this fraction of the best's time
+	tuneAbort     = 1.3  // a first trial this much slower than the best ends the candidate
+	tuneTrialTime = 20 * time.Millisecond
+	tuneTrials    = 3
+	tuneWindow    = 64 << 10 // bytes per sampled window of the checks
+	tuneWinCount  = 8
+)
+
+// Test hooks: nil in normal use.
+var (
+	tuneTimeBias      func(Tuning) float64 // scales a candidate's measured time
+	tuneAfterBaseline func(*tuner)         // runs once VkFFT's defaults have been checked
+)
+
+// tuneMeasurements counts measured tunings in this process (tests: "nothing measured").
+var tuneMeasurements atomic.Int64
+
+// tuneCand is one configuration under test.
+type tuneCand struct {
+	t   Tuning
+	h   planHandle
+	bin []byte // kernels loaded from the kernel cache (nil: compiled, saved in the app)
+	ms  float64
+	err error
+}
+
+// tuneWin is a sampled window of a buffer: offset and length in bytes.
+type tuneWin struct{ off, n int64 }
+
+type tuner struct {
+	p        *plan
+	h        deviceHandle
+	st       status
+	name     string
+	start    time.Time
+	budget   time.Duration
+	workers  int
+	inBuf    uint64 // the transform's input: C2C the data buffer, R2C the real buffer
+	inBytes  int64
+	spare    uint64 // a device copy of the random input (0: upload from host each time)
+	host     []byte // the random input on the host, when there is no spare
+	inWins   []tuneWin
+	outWins  []tuneWin
+	inSample []byte // the input at inWins
+	refOut   []byte // VkFFT's defaults' forward output at outWins
+	tol      float64
+	measured int
+	id       kcacheIdent
+}
+
+// measure searches launch parameters for p and returns the winner. The winning
+// application becomes p.h (its kernels stored in the kernel cache), so newPlan does not
+// build it again.
+func (p *plan) measure(h deviceHandle, opt planOptions) (rec tuneRecord, err error) {
+	tuneMeasurements.Add(1)
+	tn := &tuner{p: p, h: h, st: newStatus(), start: time.Now(), budget: tuneBudget(),
+		name: tuneName(&p.l), id: identFor(&p.dev.info)}
+	defer freeStatus(tn.st)
+	tn.workers = min(runtime.NumCPU(), 8)
+	tn.tol = 1e-3
+	if p.l.double {
+		tn.tol = 1e-8
+	}
+	if err := tn.prepare(); err != nil {
+		return rec, err
+	}
+	defer tn.release()
+	tunef("tune %s: measuring on the plan's buffers (budget %v, %d compile workers)", tn.name, tn.budget, tn.workers)
+
+	base := tn.build([]Tuning{{}})[0]
+	tn.measured++
+	if base.err == nil {
+		tn.time(base, 0)
+	}
+	if base.err != nil {
+		tn.drop(base)
+		return rec, fmt.Errorf("tuning: VkFFT's default configuration: %w", base.err)
+	}
+	tunef("tune %s:   defaults: %.4f ms", tn.name, base.ms)
+	if tuneAfterBaseline != nil {
+		tuneAfterBaseline(tn)
+	}
+	best := base
+	var lastDur time.Duration
+	lastN := 1
+	for _, st := range tuneStages {
+		cands := st.cands(&p.l, best.t)
+		if len(cands) == 0 {
+			continue
+		}
+		elapsed := time.Since(tn.start)
+		if est := lastDur * time.Duration(len(cands)) / time.Duration(lastN); elapsed+est > tn.budget {
+			tunef("tune %s: stage %s skipped: %v spent, about %v more would pass the budget", tn.name, st.name,
+				elapsed.Round(time.Millisecond), est.Round(time.Millisecond))
+			continue
+		}
+		t0 := time.Now()
+		built := tn.build(cands)
+		stageBest := best
+		for _, c := range built {
+			tn.measured++
+			if c.err == nil {
+				tn.time(c, best.ms*tuneAbort)
+			}
+			switch {
+			case c.err != nil:
+				tunef("tune %s:   %s: rejected: %v", tn.name, c.t, firstLine(c.err))
+			default:
+				tunef("tune %s:   %s: %.4f ms (%.3f× defaults)", tn.name, c.t, c.ms, c.ms/base.ms)
+			}
+			if c.err == nil && c.ms < stageBest.ms*tuneAdopt {
+				stageBest = c
+			}
+		}
+		for _, c := range built {
+			if c != stageBest {
+				tn.drop(c)
+			}
+		}
+		if stageBest != best {
+			if best != base {
+				tn.drop(best)
+			}
+			best = stageBest
+		}
+		lastDur, lastN = time.Since(t0), len(cands)
+		tunef("tune %s: stage %s: best %s %.4f ms", tn.name, st.name, best.t, best.ms)
+	}
+
+	// the winner against the defaults, side by side, with fresh timings
+	winner := base
+	if best != base {
+		for i := 0; i < 2; i++ {
+			b, w := base.ms, best.ms
+			tn.time(base, 0)
+			tn.time(best, 0)
+			base.ms, best.ms = min(b, base.ms), min(w, best.ms)
+		}
+		if best.err == nil && best.ms < base.ms*tuneAdopt {
+			winner = best
+			tn.drop(base)
+		} else {
+			tn.drop(best)
+		}
+	}
+	rec = tuneRecord{tuning: winner.t, defaultMs: base.ms, tunedMs: winner.ms, candidates: tn.measured,
+		elapsed: time.Since(tn.start)}
+	tunef("tune %s: done in %v, %d candidates: defaults %.4f ms, tuned %.4f ms (%.3f×): %s", tn.name,
+		rec.elapsed.Round(time.Millisecond), rec.candidates, rec.defaultMs, rec.tunedMs, rec.tunedMs/rec.defaultMs,
+		rec.tuning)
+	tn.adopt(winner, opt)
+	return rec, nil
+}
+
+// tuneName is how progress lines name a plan: "256x256x256 c64", "4096 x16384 r2c c64".
+func tuneName(l *layout) string {
+	var b strings.Builder
+	for i, d := range l.cfg.Shape {
+		if i > 0 {
+			b.WriteByte('x')
+		}
+		fmt.Fprint(&b, d)
+	}
+	if l.cfg.Batch > 1 {
+		fmt.Fprintf(&b, " x%d", l.cfg.Batch)
+	}
+	if l.kind == kindR2C {
+		b.WriteString(" r2c")
+	}
+	if l.double {
+		b.WriteString(" c128")
+	} else {
+		b.WriteString(" c64")
+	}
+	return b.String()
+}
+
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	if len(s) > 160 {
+		s = s[:160] + "..."
+	}
+	return s
+}
+
+// prepare makes the random input and the sampled windows of the checks.
+func (tn *tuner) prepare() error {
+	p := tn.p
+	l := &p.l
+	tn.inBuf, tn.inBytes = p.buf, l.complexBytes
+	outBytes := l.complexBytes
+	if l.kind == kindR2C {
+		tn.inBuf, tn.inBytes = p.realBuf, l.realBytes
+	}
+	elem := int64(4)
+	if l.double {
+		elem = 8
+	}
+	tn.inWins = tuneWindows(tn.inBytes, elem)
+	tn.outWins = tuneWindows(outBytes, elem)
+	host := randomBytes(tn.inBytes, l.double)
+	tn.inSample = gather(host, tn.inWins)
+	if m, err := p.dev.alloc(tn.inBytes); err == nil {
+		if err = memUpload(tn.h, tn.st, m, unsafe.Pointer(&host[0]), tn.inBytes); err != nil {
+			p.dev.free(m, tn.inBytes)
+			return fmt.Errorf("tuning: %w", err)
+		}
+		tn.spare = m
+	} else {
+		tn.host = host // no room for a device copy: upload before every check
+	}
+	return nil
+}
+
+func (tn *tuner) release() {
+	if tn.spare != 0 {
+		tn.p.dev.free(tn.spare, tn.inBytes)
+		tn.spare = 0
+	}
+}
+
+// tuneWindows spreads up to tuneWinCount windows of tuneWindow bytes over a buffer of n
+// bytes (all of it when it is small), aligned to the element size.
+func tuneWindows(n, elem int64) []tuneWin {
+	if n <= tuneWinCount*tuneWindow {
+		return []tuneWin{{0, n}}
+	}
+	var ws []tuneWin
+	for k := int64(0); k < tuneWinCount; k++ {
+		off := k * (n - tuneWindow) / (tuneWinCount - 1)
+		off -= off % (2 * elem)
+		ws = append(ws, tuneWin{off, tuneWindow})
+	}
+	return ws
+}
+
+func gather(b []byte, ws []tuneWin) []byte {
+	var out []byte
+	for _, w := range ws {
+		out = append(out, b[w.off:w.off+w.n]...)
+	}
+	return out
+}
+
+// randomBytes returns n bytes of floats (float64 if double) uniform in [-1, 1), made
+// in parallel: a 512³ input is 1 GiB.
+func randomBytes(n int64, double bool) []byte {
+	b := make([]byte, n)
+	const chunk = 8 << 20
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.NumCPU())
+	for off := int64(0); off < n; off += chunk {
+		end := min(off+chunk, n)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(off, end int64) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			s := uint64(off)*0x9E3779B97F4A7C15 + 1
+			next := func() float64 { // splitmix64
+				s += 0x9E3779B97F4A7C15
+				z := s
+				z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+				z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+				z ^= z >> 31
+				return float64(z>>11)/(1<<52) - 1
+			}
+			seg := b[off:end]
+			if double {
+				f := unsafe.Slice((*float64)(unsafe.Pointer(&seg[0])), len(seg)/8)
+				for i := range f {
+					f[i] = next()
+				}
+			} else {
+				f := unsafe.Slice((*float32)(unsafe.Pointer(&seg[0])), len(seg)/4)
+				for i := range f {
+					f[i] = float32(next())
+				}
+			}
+		}(off, end)
+	}
+	wg.Wait()
+	return b
+}
+
+// build creates the candidates' applications on the plan's buffers, in parallel. A
+// candidate whose kernels are in the kernel cache is loaded instead of compiled.
+func (tn *tuner) build(ts []Tuning) []*tuneCand {
+	out := make([]*tuneCand, len(ts))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, tn.workers)
+	dir, cacheOn := KernelCacheDir()
+	for i, t := range ts {
+		wg.Add(1)
+		go func(i int, t Tuning) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			c := &tuneCand{t: t}
+			params := tn.params(t)
+			if cacheOn {
+				if payload, _ := kcacheLookup(dir, kcacheKey(&tn.id, &params), KernelCacheMaxBytes()); payload != nil {
+					q := params
+					q.loadBlob = payload
+					if h, err := planCreate(tn.h, &q); err == nil {
+						c.h, c.bin = h, payload
+						out[i] = c
+						return
+					}
+				}
+			}
+			params.save = true
+			c.h, c.err = planCreate(tn.h, &params)
+			out[i] = c
+		}(i, t)
+	}
+	wg.Wait()
+	return out
+}
+
+// params are the planParams of the plan with tuning t, as newPlan would build it.
+func (tn *tuner) params(t Tuning) planParams {
+	l := tn.p.l
+	l.cfg.Tuning = t
+	return planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf}
+}
+
+func (tn *tuner) drop(c *tuneCand) {
+	if c.h != nil {
+		planDestroy(c.h)
+		c.h = nil
+	}
+}
+
+// run enqueues one transform of candidate c on the plan's buffers.
+func (tn *tuner) run(c *tuneCand, inverse bool) error {
+	return planRunDevice(c.h, tn.st, inverse, tn.p.buf, tn.p.realBuf, 0, scaleFor(&tn.p.l, inverse), false)
+}
+
+func (tn *tuner) pairs(c *tuneCand, n int) error {
+	for i := 0; i < n; i++ {
+		if err := tn.run(c, false); err != nil {
+			return err
+		}
+		if err := tn.run(c, true); err != nil {
+			return err
+		}
+	}
+	return deviceSyncWith(tn.h, tn.st)
+}
+
+// time checks c, then sets c.ms to its best forward+inverse time over a few trials; a
+// first trial slower than abortOver (if > 0) ends the timing early.
+func (tn *tuner) time(c *tuneCand, abortOver float64) {
+	if err := tn.check(c); err != nil {
+		c.err = err
+		return
+	}
+	if err := tn.pairs(c, 1); err != nil { // warm-up
+		c.err = err
+		return
+	}
+	t0 := time.Now()
+	if err := tn.pairs(c, 1); err != nil {
+		c.err = err
+		return
+	}
+	one := time.Since(t0)
+	iters := int(min(max(tuneTrialTime/max(one, time.Microsecond), 1), 1000))
+	c.ms = math.Inf(1)
+	for trial := 0; trial < tuneTrials; trial++ {
+		t0 = time.Now()
+		if err := tn.pairs(c, iters); err != nil {
+			c.err = err
+			return
+		}
+		ms := float64(time.Since(t0).Nanoseconds()) / 1e6 / float64(iters)
+		if tuneTimeBias != nil {
+			ms *= tuneTimeBias(c.t)
+		}
+		c.ms = min(c.ms, ms)
+		if abortOver > 0 && ms > abortOver {
+			break
+		}
+	}
+}
+
+// check runs c's forward transform on the random input and compares sampled windows
+// with VkFFT's defaults' result (the first candidate checked provides it), then its
+// inverse, which must give back the input.
+func (tn *tuner) check(c *tuneCand) error {
+	var err error
+	if tn.spare != 0 {
+		err = memCopy(tn.h, tn.st, tn.inBuf, tn.spare, tn.inBytes)
+	} else {
+		err = memUpload(tn.h, tn.st, tn.inBuf, unsafe.Pointer(&tn.host[0]), tn.inBytes)
+	}
+	if err == nil {
+		err = tn.run(c, false)
+	}
+	var out []byte
+	if err == nil {
+		out, err = tn.sample(tn.p.buf, tn.outWins)
+	}
+	if err != nil {
+		return err
+	}
+	if tn.refOut == nil {
+		tn.refOut = out
+	} else if e := sampleErr(out, tn.refOut, tn.p.l.double); !(e <= tn.tol) {
+		return fmt.Errorf("forward result differs from VkFFT's defaults (relative error %.3g)", e)
+	}
+	if err = tn.run(c, true); err != nil {
+		return err
+	}
+	back, err := tn.sample(tn.inBuf, tn.inWins)
+	if err != nil {
+		return err
+	}
+	if e := sampleErr(back, tn.inSample, tn.p.l.double); !(e <= tn.tol) {
+		return fmt.Errorf("round trip does not return the input (relative error %.3g)", e)
+	}
+	return nil
+}
+
+func (tn *tuner) sample(m uint64, ws []tuneWin) ([]byte, error) {
+	var total int64
+	for _, w := range ws {
+		total += w.n
+	}
+	out := make([]byte, total)
+	pos := int64(0)
+	for _, w := range ws {
+		if err := memDownloadRange(tn.h, tn.st, unsafe.Pointer(&out[pos]), m, w.off, w.n); err != nil {
+			return nil, err
+		}
+		pos += w.n
+	}
+	return out, nil
+}
+
+// sampleErr is ||got - want|| / ||want|| over float32 (or float64) values; NaN if any
+// value is not finite.
+func sampleErr(got, want []byte, double bool) float64 {
+	var num, den float64
+	if double {
+		g := unsafe.Slice((*float64)(unsafe.Pointer(&got[0])), len(got)/8)
+		w := unsafe.Slice((*float64)(unsafe.Pointer(&want[0])), len(want)/8)
+		for i := range w {
+			d := g[i] - w[i]
+			num += d * d
+			den += w[i] * w[i]
+		}
+	} else {
+		g := unsafe.Slice((*float32)(unsafe.Pointer(&got[0])), len(got)/4)
+		w := unsafe.Slice((*float32)(unsafe.Pointer(&want[0])), len(want)/4)
+		for i := range w {
+			d := float64(g[i]) - float64(w[i])
+			num += d * d
+			den += float64(w[i]) * float64(w[i])
+		}
+	}
+	if math.IsNaN(num) || math.IsInf(num, 0) || den == 0 {
+		return math.NaN()
+	}
+	return math.Sqrt(num / den)
+}
+
+// adopt makes the winner the plan's application and stores its kernels in the kernel
+// cache under the tuned plan's key, as a cold newPlan would have.
+func (tn *tuner) adopt(w *tuneCand, opt planOptions) {
+	p := tn.p
+	bin := w.bin
+	if bin == nil {
+		bin = planBinary(w.h)
+		if dir, on := KernelCacheDir(); on && bin != nil {
+			params := tn.params(w.t)
+			key := kcacheKey(&tn.id, &params)
+			kcacheStore(dir, filepath.Join(dir, kcacheFileName(key)), key, bin, KernelCacheMaxBytes())
+		}
+	}
+	p.h = w.h
+	w.h = nil
+	if opt.save {
+		p.binary = bin
+	}
+}
+
+// tuneStage is one group of knobs the search varies together.
+type tuneStage struct {
+	name  string
+	cands func(l *layout, best Tuning) []Tuning
+}
+
+var tuneStages = []tuneStage{
+	{"coalescing×threads", func(l *layout, best Tuning) []Tuning {
+		var out []Tuning
+		for _, c := range []int{32, 64, 128} {
+			for _, a := range []int{64, 128, 256} {
+				t := best
+				t.CoalescedMemory, t.AimThreads = c, a
+				out = append(out, t)
+			}
+		}
+		return out
+	}},
+	{"register boost", func(l *layout, best Tuning) []Tuning {
+		if l.kind == kindR2C { // VkFFT uses no register boost for R2C
+			return nil
+		}
+		boost4 := []int{0}
+		if maxAxis(l) > 4096 {
+			boost4 = []int{1, 2, 4}
+		}
+		var out []Tuning
+		for _, r := range []int{1, 2, 4} {
+			for _, r4 := range boost4 {
+				t := best
+				t.RegisterBoost, t.RegisterBoost4Step = r, r4
+				if t != best {
+					out = append(out, t)
+				}
+			}
+		}
+		return out
+	}},
+	{"grouped batch", func(l *layout, best Tuning) []Tuning {
+		var out []Tuning
+		for _, g := range []int{1, 2, 4, 8, 16, 32} {
+			t := best
+			for i := range l.cfg.Shape {
+				t.GroupedBatch[i] = g
+			}
+			if t != best {
+				out = append(out, t)
+			}
+		}
+		return out
+	}},
+	{"bandwidth boost", func(l *layout, best Tuning) []Tuning {
+		if len(l.cfg.Shape) < 2 && !hasLargePrime(l) {
+			return nil
+		}
+		var out []Tuning
+		for _, b := range []int{-1, 1, 2, 4} {
+			t := best
+			t.BandwidthBoost = b
+			if t != best {
+				out = append(out, t)
+			}
+		}
+		return out
+	}},
+	{"four-step split", func(l *layout, best Tuning) []Tuning {
+		var out []Tuning
+		for s := 65536; s <= maxAxis(l) && s <= 1<<22; s *= 2 {
+			t := best
+			t.SwapTo3Stage4Step = s
+			if t != best {
+				out = append(out, t)
+			}
+		}
+		return out
+	}},
+	{"twiddles", func(l *layout, best Tuning) []Tuning {
+		// in single precision the package keeps twiddle tables for accuracy; in double
+		// precision both sources are accurate, so the faster one may be chosen
+		if !l.double || l.cfg.LUT != LUTDefault {
+			return nil
+		}
+		var out []Tuning
+		for _, v := range []LUT{LUTOn, LUTOff} {
+			t := best
+			t.LUT = v
+			out = append(out, t)
+		}
+		return out
+	}},
+}
+
+func maxAxis(l *layout) int {
+	m := 0
+	for _, d := range l.cfg.Shape {
+		m = max(m, d)
+	}
+	return m
+}
+
+// hasLargePrime reports an axis with a prime factor above 13, which VkFFT computes with
+// Rader's or Bluestein's algorithm.
+func hasLargePrime(l *layout) bool {
+	for _, d := range l.cfg.Shape {
+		for _, f := range []int{2, 3, 5, 7, 11, 13} {
+			for d%f == 0 {
+				d /= f
+			}
+		}
+		if d > 1 {
+			return true
+		}
+	}
+	return false
+}
