@@ -367,6 +367,6 @@ func TestCacheKeysKnowEveryConfigField(t *testing.T) {
 	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning", "Tune"}, names(Config{}),
 		"Config changed: update planKey in cache.go and kcacheKey in kcache.go")
 	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost", "RegisterBoost4Step",
-		"GroupedBatch", "BandwidthBoost", "SwapTo3Stage4Step", "LUT"}, names(Tuning{}),
+		"GroupedBatch", "BandwidthBoost", "SwapTo3Stage4Step", "SharedMemory", "BluesteinSize", "LUT"}, names(Tuning{}),
 		"Tuning changed: update planKey in cache.go and kcacheKey in kcache.go")
 }

@@ -201,6 +201,8 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 	cp.register_boost_4step = C.uint64_t(l.cfg.Tuning.RegisterBoost4Step)
 	cp.swap_to_3stage_4step = C.uint64_t(l.cfg.Tuning.SwapTo3Stage4Step)
 	cp.bandwidth_boost = C.int64_t(l.cfg.Tuning.BandwidthBoost)
+	cp.shared_memory = C.uint64_t(l.cfg.Tuning.SharedMemory)
+	cp.bluestein_size = C.uint64_t(l.cfg.Tuning.BluesteinSize)
 	for i, g := range l.cfg.Tuning.GroupedBatch[:len(l.cfg.Shape)] {
 		cp.grouped_batch[i] = C.uint64_t(g)
 	}

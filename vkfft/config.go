@@ -62,6 +62,12 @@ type Tuning struct {
 	// SwapTo3Stage4Step is the axis length from which the four-step algorithm uses three
 	// uploads instead of two (at least 65536); 0 keeps VkFFT's threshold.
 	SwapTo3Stage4Step int
+	// SharedMemory caps the shared memory (bytes) one thread block may use, below the
+	// device's limit: smaller blocks can run more per multiprocessor. 0: the device's.
+	SharedMemory int
+	// BluesteinSize forces the padded length of Bluestein's algorithm (at least 2n-1 for
+	// an axis of length n with a prime factor VkFFT has no kernel for); 0: VkFFT's choice.
+	BluesteinSize int
 	// LUT overrides the package's default twiddle source when Config.LUT is LUTDefault.
 	LUT LUT
 }

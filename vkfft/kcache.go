@@ -328,6 +328,8 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("grouped_batch", fmt.Sprint(l.cfg.Tuning.GroupedBatch))
 	kv("bandwidth_boost", l.cfg.Tuning.BandwidthBoost)
 	kv("swap_to_3stage_4step", l.cfg.Tuning.SwapTo3Stage4Step)
+	kv("shared_memory", l.cfg.Tuning.SharedMemory)
+	kv("bluestein_size", l.cfg.Tuning.BluesteinSize)
 	kv("out_of_place", p.outOfPlace)
 	kv("complex_bytes", l.complexBytes)
 	kv("real_bytes", l.realBytes)

@@ -204,6 +204,12 @@ func (t Tuning) check(rank int) error {
 	if t.SwapTo3Stage4Step != 0 && (t.SwapTo3Stage4Step < 65536 || t.SwapTo3Stage4Step > 1<<40) {
 		return bad("SwapTo3Stage4Step", t.SwapTo3Stage4Step, "0 (VkFFT's default) or at least 65536")
 	}
+	if t.SharedMemory != 0 && (t.SharedMemory < 1024 || t.SharedMemory > 1<<24) {
+		return bad("SharedMemory", t.SharedMemory, "0 (the device's) or 1024 to 16 MiB")
+	}
+	if t.BluesteinSize != 0 && (t.BluesteinSize < 2 || t.BluesteinSize > 1<<24) {
+		return bad("BluesteinSize", t.BluesteinSize, "0 (VkFFT's choice) or 2 to 2^24")
+	}
 	if t.LUT < LUTDefault || t.LUT > LUTOff {
 		return bad("LUT", int(t.LUT), "a LUT value")
 	}
@@ -227,6 +233,8 @@ func (t Tuning) String() string {
 	}
 	add("bwboost", t.BandwidthBoost)
 	add("3stage", t.SwapTo3Stage4Step)
+	add("shared", t.SharedMemory)
+	add("bluestein", t.BluesteinSize)
 	switch t.LUT {
 	case LUTOn:
 		parts = append(parts, "lut=on")

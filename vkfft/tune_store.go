@@ -123,6 +123,8 @@ func encodeTuning(r tuneRecord) []byte {
 	fmt.Fprintf(&b, "grouped_batch=%d,%d,%d\n", t.GroupedBatch[0], t.GroupedBatch[1], t.GroupedBatch[2])
 	fmt.Fprintf(&b, "bandwidth_boost=%d\n", t.BandwidthBoost)
 	fmt.Fprintf(&b, "swap_to_3stage_4step=%d\n", t.SwapTo3Stage4Step)
+	fmt.Fprintf(&b, "shared_memory=%d\n", t.SharedMemory)
+	fmt.Fprintf(&b, "bluestein_size=%d\n", t.BluesteinSize)
 	fmt.Fprintf(&b, "lut=%d\n", int(t.LUT))
 	fmt.Fprintf(&b, "default_ms=%s\n", strconv.FormatFloat(r.defaultMs, 'g', -1, 64))
 	fmt.Fprintf(&b, "tuned_ms=%s\n", strconv.FormatFloat(r.tunedMs, 'g', -1, 64))
@@ -143,6 +145,8 @@ func decodeTuning(payload []byte) (tuneRecord, error) {
 		"register_boost_4step": &t.RegisterBoost4Step,
 		"bandwidth_boost":      &t.BandwidthBoost,
 		"swap_to_3stage_4step": &t.SwapTo3Stage4Step,
+		"shared_memory":        &t.SharedMemory,
+		"bluestein_size":       &t.BluesteinSize,
 		"candidates":           &r.candidates,
 	}
 	var lut, elapsedMs int

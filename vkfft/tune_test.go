@@ -413,3 +413,33 @@ func TestTuningString(t *testing.T) {
 			LUT: LUTOff}.String())
 	require.True(t, errors.Is(Tuning{AimThreads: -1}.check(1), ErrInvalidArgument))
 }
+
+func TestTuneCandidates(t *testing.T) {
+	require.Equal(t, []int{2100, 2160, 2187, 2205, 2240, 2304, 3072, 4096}, bluesteinSizes(1031))
+	for _, tc := range []struct {
+		shape []int
+		want  int
+	}{{[]int{1031}, 1031}, {[]int{243, 243}, 0}, {[]int{17, 64}, 17}, {[]int{17, 19}, -1}, {[]int{34, 17}, -1}} {
+		l, err := validate(Config{Shape: tc.shape}, kindC2C, 8)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, largePrimeAxis(&l), "%v", tc.shape)
+	}
+	// every stage's candidates pass the checks a Tuning given by hand must pass, and
+	// differ from the tuning they start from
+	for _, shape := range [][]int{{256, 256, 256}, {4096}, {1031}, {1 << 17}} {
+		for _, double := range []bool{false, true} {
+			size := uintptr(8)
+			if double {
+				size = 16
+			}
+			l, err := validate(Config{Shape: shape}, kindC2C, size)
+			require.NoError(t, err)
+			best := Tuning{CoalescedMemory: 128, AimThreads: 64}
+			for _, st := range tuneStages {
+				for _, c := range st.cands(&l, best) {
+					require.NoError(t, c.check(len(shape)), "%s %v", st.name, shape)
+				}
+			}
+		}
+	}
+}

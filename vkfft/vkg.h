@@ -132,6 +132,8 @@ typedef struct vkg_plan_params {
 	uint64_t register_boost_4step, swap_to_3stage_4step;
 	uint64_t grouped_batch[3]; /* per axis, row-major like shape */
 	int64_t bandwidth_boost;   /* performBandwidthBoost: -1 off, >0 factor */
+	uint64_t shared_memory;    /* sharedMemorySize cap in bytes */
+	uint64_t bluestein_size;   /* forceBluesteinSequenceSize */
 	/* C2C read from an input buffer (real_buffer's slot: VkFFT's inputBuffer) and write
 	 * buffer, leaving the input untouched: out of place without a copy */
 	int out_of_place;

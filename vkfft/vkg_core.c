@@ -178,6 +178,10 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.swapTo3Stage4Step = p->swap_to_3stage_4step;
 	if (p->bandwidth_boost)
 		c.performBandwidthBoost = (int)p->bandwidth_boost;
+	if (p->shared_memory)
+		c.sharedMemorySize = p->shared_memory;
+	if (p->bluestein_size)
+		c.forceBluesteinSequenceSize = p->bluestein_size;
 	for (i = 0; i < p->rank; i++)
 		c.groupedBatch[i] = p->grouped_batch[p->rank - 1 - i];
 
