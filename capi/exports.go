@@ -259,20 +259,24 @@ const maxDescSize = 4096
 // readDesc reads a descriptor, honouring its size field: a smaller size than this
 // version's struct is an error (not made with VKFFTGO_PLAN_DESC_INIT); a larger one
 // (a newer header) is accepted if every field this library does not know is zero.
-func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
+func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
 	var pd planDesc
 	known := uintptr(C.sizeof_vkfftgo_plan_desc)
-	size := uintptr(desc.size)
-	if size < known {
+	size := uintptr(user.size)
+	if size < descSizeV1 || (size < known && size%8 != 0) {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes: initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
-			size, known)
+			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes (%d in the oldest header): initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
+			size, known, descSizeV1)
 	}
+	// an older caller's descriptor ends early: the fields it lacks read as zero
+	var desc C.vkfftgo_plan_desc
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&desc)), known),
+		unsafe.Slice((*byte)(unsafe.Pointer(user)), min(size, known)))
 	if size > maxDescSize {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d: not a descriptor", size)
 	}
 	if size > known {
-		tail := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(desc), known)), size-known)
+		tail := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(user), known)), size-known)
 		for i, b := range tail {
 			if b != 0 {
 				return pd, errorf(C.VKFFTGO_ERROR_UNSUPPORTED,
@@ -325,8 +329,65 @@ func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
 	}
 	pd.cfg.Batch = int(desc.batch)
 	pd.cfg.Tuning = vkfft.Tuning{CoalescedMemory: int(desc.coalesced_memory),
-		AimThreads: int(desc.aim_threads), RegisterBoost: int(desc.register_boost)}
+		AimThreads: int(desc.aim_threads), RegisterBoost: int(desc.register_boost),
+		RegisterBoost4Step: int(desc.register_boost_4step), BandwidthBoost: int(desc.bandwidth_boost),
+		SwapTo3Stage4Step: int(desc.swap_to_3stage_4step), SharedMemory: int(desc.shared_memory),
+		BluesteinSize: int(desc.bluestein_size)}
+	for i := range pd.cfg.Tuning.GroupedBatch {
+		pd.cfg.Tuning.GroupedBatch[i] = int(desc.grouped_batch[i])
+	}
+	switch desc.tuning_lut {
+	case C.VKFFTGO_LUT_DEFAULT:
+	case C.VKFFTGO_LUT_ON:
+		pd.cfg.Tuning.LUT = vkfft.LUTOn
+	case C.VKFFTGO_LUT_OFF:
+		pd.cfg.Tuning.LUT = vkfft.LUTOff
+	default:
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->tuning_lut is %d; want a VKFFTGO_LUT_* value",
+			desc.tuning_lut)
+	}
+	if desc.tune < C.VKFFTGO_TUNE_DEFAULT || desc.tune > C.VKFFTGO_TUNE_REFRESH {
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->tune is %d; want a VKFFTGO_TUNE_* value", desc.tune)
+	}
+	pd.cfg.Tune = vkfft.TuneMode(desc.tune) // the same numbering
 	return pd, nil
+}
+
+// descSizeV1 is the size of the first vkfftgo_plan_desc (up to register_boost): older
+// callers' descriptors are at least this long.
+var descSizeV1 = unsafe.Offsetof(C.vkfftgo_plan_desc{}.tune)
+
+// writeDesc fills a caller's descriptor (as long as its size says) from a plan's
+// configuration.
+func writeDesc(user *C.vkfftgo_plan_desc, cfg vkfft.Config, r2c, double bool) {
+	var d C.vkfftgo_plan_desc
+	d.size = user.size
+	if r2c {
+		d.kind = C.VKFFTGO_R2C
+	}
+	if double {
+		d.precision = C.VKFFTGO_DOUBLE
+	}
+	d.norm = C.int32_t(cfg.Norm) // NormBackward, NormOrtho, NormForward: VKFFTGO_NORM_* order
+	d.lut = C.int32_t(cfg.LUT)   // LUTDefault, LUTOn, LUTOff: VKFFTGO_LUT_* order
+	d.rank = C.int32_t(len(cfg.Shape))
+	for i, n := range cfg.Shape {
+		d.shape[i] = C.int64_t(n)
+	}
+	d.batch = C.int64_t(cfg.Batch)
+	t := cfg.Tuning
+	d.coalesced_memory, d.aim_threads, d.register_boost = C.int64_t(t.CoalescedMemory),
+		C.int64_t(t.AimThreads), C.int64_t(t.RegisterBoost)
+	d.tune = C.int32_t(cfg.Tune)
+	d.tuning_lut = C.int32_t(t.LUT)
+	d.register_boost_4step, d.bandwidth_boost = C.int64_t(t.RegisterBoost4Step), C.int64_t(t.BandwidthBoost)
+	d.swap_to_3stage_4step, d.shared_memory = C.int64_t(t.SwapTo3Stage4Step), C.int64_t(t.SharedMemory)
+	d.bluestein_size = C.int64_t(t.BluesteinSize)
+	for i, g := range t.GroupedBatch {
+		d.grouped_batch[i] = C.int64_t(g)
+	}
+	n := min(uintptr(user.size), C.sizeof_vkfftgo_plan_desc)
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(user)), n), unsafe.Slice((*byte)(unsafe.Pointer(&d)), n))
 }
 
 func versionString() string {
@@ -488,6 +549,51 @@ func vkfftgo_plan_destroy(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	freeToken(p.token)
 	return ret(fn, err)
 }
+
+//export vkfftgo_plan_tuned
+func vkfftgo_plan_tuned(h *C.vkfftgo_plan, desc *C.vkfftgo_plan_desc, source *C.int, defaultMs,
+	tunedMs *C.double) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_plan_tuned"
+	defer recoverTo(fn, &rc)
+	p, err := lookupPlan(h)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if desc == nil {
+		return fail(fn, errNull("desc"))
+	}
+	if uintptr(desc.size) < descSizeV1 || uintptr(desc.size) > maxDescSize {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
+			"desc->size is %d: initialise the descriptor with VKFFTGO_PLAN_DESC_INIT", desc.size))
+	}
+	cfg, r := p.tuned()
+	writeDesc(desc, cfg, p.rbytes != 0, p.double())
+	if source != nil {
+		*source = C.int(r.Source) // TunedNone, TunedByHand, TunedStored, TunedMeasured: VKFFTGO_TUNED_* order
+	}
+	if defaultMs != nil {
+		*defaultMs = C.double(r.DefaultMs)
+	}
+	if tunedMs != nil {
+		*tunedMs = C.double(r.TunedMs)
+	}
+	return C.VKFFTGO_SUCCESS
+}
+
+// tuned returns the plan's configuration (with its tuning) and where the tuning came from.
+func (p *cplan) tuned() (vkfft.Config, vkfft.TuneResult) {
+	switch {
+	case p.c64 != nil:
+		return p.c64.Config(), p.c64.Tuned()
+	case p.c128 != nil:
+		return p.c128.Config(), p.c128.Tuned()
+	case p.r32 != nil:
+		return p.r32.Config(), p.r32.Tuned()
+	}
+	return p.r64.Config(), p.r64.Tuned()
+}
+
+func (p *cplan) double() bool { return p.c128 != nil || p.r64 != nil }
 
 //export vkfftgo_plan_bytes
 func vkfftgo_plan_bytes(h *C.vkfftgo_plan, complexBytes, realBytes *C.size_t) (rc C.vkfftgo_status) {
