@@ -86,8 +86,8 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 // ForwardPtr enqueues the forward transform of device memory src (a CUdeviceptr of Len
 // elements, in the plan's context) into dst on stream (a CUstream; 0 for the device's
 // own) and returns without waiting: synchronise the stream before reading dst. dst == src
-// transforms in place, the fastest; otherwise src is first copied into dst on the same
-// stream and left unchanged. Sizes cannot be checked: the memory must hold Len elements.
+// transforms in place; otherwise src is read and left unchanged, with no copy (see
+// ForwardBuffer). Sizes cannot be checked: the memory must hold Len elements.
 func (p *Plan[T]) ForwardPtr(dst, src, stream uintptr) error {
 	return p.p.runPtr(false, dst, 0, ptrCopy(dst, src), stream)
 }

@@ -296,8 +296,10 @@ func (p *Plan[T]) run(inverse bool, dst, src []T) error {
 }
 
 // ForwardBuffer transforms device buffer src into dst without host copies; dst may be
-// src (in place, the fastest). The work is queued on the device: read results with
-// dst.Download or wait with Device.Sync.
+// src (in place). Out of place, src is only read: the plan's first out-of-place call
+// builds a second set of kernels that read src and write dst (no copy, as fast as in
+// place). The work is queued on the device: read results with dst.Download or wait
+// with Device.Sync.
 func (p *Plan[T]) ForwardBuffer(dst, src *Buffer[T]) error { return p.runBuffers(false, dst, src) }
 
 // InverseBuffer is the inverse of ForwardBuffer.
