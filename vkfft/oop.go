@@ -21,6 +21,12 @@ func (p *plan) outOfPlace() planHandle {
 	}
 	params := p.params(true)
 	h, _, err := planCreateCached(p.dev.h, &p.dev.info, &params)
+	if err != nil && p.oopTuning != nil {
+		// VkFFT refused the stored out-of-place tuning: the plan's own
+		p.oopTuning = nil
+		params = p.params(true)
+		h, _, err = planCreateCached(p.dev.h, &p.dev.info, &params)
+	}
 	if err != nil {
 		p.oopFailed = true
 		return nil

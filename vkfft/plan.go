@@ -33,6 +33,7 @@ type plan struct {
 	// built on the first out-of-place call (oop.go)
 	oop       planHandle
 	oopFailed bool
+	oopTuning *Tuning // its own tuning when the tuner measured one (else the plan's)
 
 	ev         uint64  // recorded after the plan's asynchronous work (0 until the first)
 	lastStream *Stream // the stream of the plan's last asynchronous call, until settled
@@ -97,7 +98,11 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 // params are the planParams of the plan's application (outOfPlace: the C2C one that
 // reads an input buffer).
 func (p *plan) params(outOfPlace bool) planParams {
-	return planParams{l: p.l, useLUT: lutSetting(p.l), buffer: p.buf, realBuffer: p.realBuf,
+	l := p.l
+	if outOfPlace && p.oopTuning != nil {
+		l.cfg.Tuning = *p.oopTuning
+	}
+	return planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
 		outOfPlace: outOfPlace}
 }
 

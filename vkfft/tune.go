@@ -130,8 +130,13 @@ type TuneResult struct {
 	// DefaultMs and TunedMs are device forward+inverse times measured by the tuner on
 	// this device, VkFFT's defaults against the winner (0 when never measured).
 	DefaultMs, TunedMs float64
-	Candidates         int           // configurations the tuner measured
-	Elapsed            time.Duration // the measurement's length (stored with the tuning)
+	// OutOfPlace is the tuning of the plan's out-of-place kernels (ForwardBuffer with
+	// dst != src), tuned of their own; OutOfPlaceMs their forward+inverse time (0: not
+	// measured, they run with Tuning).
+	OutOfPlace   Tuning
+	OutOfPlaceMs float64
+	Candidates   int           // configurations the tuner measured
+	Elapsed      time.Duration // the measurement's length (stored with the tuning)
 }
 
 // Tuned reports the plan's launch parameters and where they came from.
@@ -258,7 +263,7 @@ var tuneMu sync.Mutex
 func (p *plan) resolveTuning(h deviceHandle, opt planOptions) error {
 	l := &p.l
 	if !l.cfg.Tuning.isZero() {
-		p.tuned = TuneResult{Source: TunedByHand, Tuning: l.cfg.Tuning}
+		p.tuned = TuneResult{Source: TunedByHand, Tuning: l.cfg.Tuning, OutOfPlace: l.cfg.Tuning}
 		return nil
 	}
 	mode, err := resolveTuneMode(l.cfg.Tune)
@@ -297,6 +302,8 @@ func (p *plan) resolveTuning(h deviceHandle, opt planOptions) error {
 
 func (p *plan) useTuning(rec tuneRecord, src TuneSource) {
 	p.l.cfg.Tuning = rec.tuning
+	oop := rec.oop
+	p.oopTuning = &oop
 	p.tuned = TuneResult{Source: src, Tuning: rec.tuning, DefaultMs: rec.defaultMs, TunedMs: rec.tunedMs,
-		Candidates: rec.candidates, Elapsed: rec.elapsed}
+		OutOfPlace: rec.oop, OutOfPlaceMs: rec.oopMs, Candidates: rec.candidates, Elapsed: rec.elapsed}
 }

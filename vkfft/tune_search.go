@@ -23,6 +23,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,6 +52,7 @@ var tuneMeasurements atomic.Int64
 // tuneCand is one configuration under test.
 type tuneCand struct {
 	t   Tuning
+	oop bool // the out-of-place application (reads the spare input, writes the plan's buffer)
 	h   planHandle
 	bin []byte // kernels loaded from the kernel cache (nil: compiled, saved in the app)
 	ms  float64
@@ -61,24 +63,26 @@ type tuneCand struct {
 type tuneWin struct{ off, n int64 }
 
 type tuner struct {
-	p        *plan
-	h        deviceHandle
-	st       status
-	name     string
-	start    time.Time
-	budget   time.Duration
-	workers  int
-	inBuf    uint64 // the transform's input: C2C the data buffer, R2C the real buffer
-	inBytes  int64
-	spare    uint64 // a device copy of the random input (0: upload from host each time)
-	host     []byte // the random input on the host, when there is no spare
-	inWins   []tuneWin
-	outWins  []tuneWin
-	inSample []byte // the input at inWins
-	refOut   []byte // VkFFT's defaults' forward output at outWins
-	tol      float64
-	measured int
-	id       kcacheIdent
+	p         *plan
+	h         deviceHandle
+	st        status
+	name      string
+	start     time.Time
+	budget    time.Duration
+	workers   int
+	inBuf     uint64 // the transform's input: C2C the data buffer, R2C the real buffer
+	inBytes   int64
+	spare     uint64 // a device copy of the random input (0: upload from host each time)
+	host      []byte // the random input on the host, when there is no spare
+	inWins    []tuneWin
+	outWins   []tuneWin
+	inSample  []byte      // the input at inWins
+	refOut    []byte      // VkFFT's defaults' forward output at outWins
+	refInv    []byte      // the winner's inverse of the input at outWins (out-of-place checks)
+	runnersUp []*tuneCand // the first stage's candidates, for the out-of-place stage
+	tol       float64
+	measured  int
+	id        kcacheIdent
 }
 
 // measure searches launch parameters for p and returns the winner. The winning
@@ -145,6 +149,9 @@ func (p *plan) measure(h deviceHandle, opt planOptions) (rec tuneRecord, err err
 				stageBest = c
 			}
 		}
+		if len(tn.runnersUp) == 0 {
+			tn.runnersUp = built
+		}
 		for _, c := range built {
 			if c != stageBest {
 				tn.drop(c)
@@ -176,13 +183,88 @@ func (p *plan) measure(h deviceHandle, opt planOptions) (rec tuneRecord, err err
 			tn.drop(best)
 		}
 	}
-	rec = tuneRecord{tuning: winner.t, defaultMs: base.ms, tunedMs: winner.ms, candidates: tn.measured,
-		elapsed: time.Since(tn.start)}
-	tunef("tune %s: done in %v, %d candidates: defaults %.4f ms, tuned %.4f ms (%.3f×): %s", tn.name,
-		rec.elapsed.Round(time.Millisecond), rec.candidates, rec.defaultMs, rec.tunedMs, rec.tunedMs/rec.defaultMs,
-		rec.tuning)
+	rec = tuneRecord{tuning: winner.t, oop: winner.t, defaultMs: base.ms, tunedMs: winner.ms}
+	rec.oop, rec.oopMs = tn.outOfPlace(winner)
+	rec.candidates, rec.elapsed = tn.measured, time.Since(tn.start)
+	tunef("tune %s: done in %v, %d candidates: defaults %.4f ms, tuned %.4f ms (%.3f×): %s; out of place %.4f ms: %s",
+		tn.name, rec.elapsed.Round(time.Millisecond), rec.candidates, rec.defaultMs, rec.tunedMs,
+		rec.tunedMs/rec.defaultMs, rec.tuning, rec.oopMs, rec.oop)
 	tn.adopt(winner, opt)
 	return rec, nil
+}
+
+// outOfPlace tunes the plan's out-of-place application (oop.go), which has kernels of
+// its own: the in-place winner against the runners-up of the first stage and VkFFT's
+// defaults, timed out of place. The winner's kernels go to the kernel cache, so the
+// plan's first out-of-place call loads them. It returns the in-place winner's tuning
+// (and no time) when there is nothing to try: real plans, no room for the spare input,
+// or no time left.
+func (tn *tuner) outOfPlace(winner *tuneCand) (Tuning, float64) {
+	if tn.p.l.kind != kindC2C || tn.spare == 0 {
+		return winner.t, 0
+	}
+	if time.Since(tn.start) > tn.budget {
+		tunef("tune %s: out-of-place stage skipped: the budget is spent", tn.name)
+		return winner.t, 0
+	}
+	// the reference for the inverse: the winner's, in place
+	err := memCopy(tn.h, tn.st, tn.p.buf, tn.spare, tn.inBytes)
+	if err == nil {
+		err = tn.run(winner, true)
+	}
+	if err == nil {
+		tn.refInv, err = tn.sample(tn.p.buf, tn.outWins)
+	}
+	if err != nil {
+		tunef("tune %s: out-of-place stage skipped: %v", tn.name, firstLine(err))
+		return winner.t, 0
+	}
+	ts := []Tuning{winner.t}
+	seen := map[Tuning]bool{winner.t: true}
+	ups := append([]*tuneCand(nil), tn.runnersUp...)
+	sort.Slice(ups, func(i, j int) bool { return rank(ups[i]) < rank(ups[j]) })
+	for _, c := range append(ups, &tuneCand{}) {
+		if len(ts) < 5 && c.err == nil && !seen[c.t] {
+			seen[c.t] = true
+			ts = append(ts, c.t)
+		}
+	}
+	built := tn.buildWith(ts, true)
+	best := built[0]
+	for _, c := range built {
+		tn.measured++
+		if c.err == nil {
+			tn.time(c, 0)
+		}
+		if c.err != nil {
+			tunef("tune %s:   out of place %s: rejected: %v", tn.name, c.t, firstLine(c.err))
+		} else {
+			tunef("tune %s:   out of place %s: %.4f ms", tn.name, c.t, c.ms)
+		}
+		if c.err == nil && (best.err != nil || c.ms < best.ms*tuneAdopt) {
+			best = c
+		}
+	}
+	if best.err == nil && best.bin == nil {
+		if bin := planBinary(best.h); bin != nil {
+			tn.store(tn.params(best.t, true), bin)
+		}
+	}
+	for _, c := range built {
+		tn.drop(c)
+	}
+	if best.err != nil {
+		return winner.t, 0
+	}
+	return best.t, best.ms
+}
+
+// rank orders candidates by time, failed ones last.
+func rank(c *tuneCand) float64 {
+	if c.err != nil || c.ms == 0 {
+		return math.Inf(1)
+	}
+	return c.ms
 }
 
 // tuneName is how progress lines name a plan: "256x256x256 c64", "4096 x16384 r2c c64".
@@ -318,7 +400,10 @@ func randomBytes(n int64, double bool) []byte {
 
 // build creates the candidates' applications on the plan's buffers, in parallel. A
 // candidate whose kernels are in the kernel cache is loaded instead of compiled.
-func (tn *tuner) build(ts []Tuning) []*tuneCand {
+func (tn *tuner) build(ts []Tuning) []*tuneCand { return tn.buildWith(ts, false) }
+
+// buildWith builds in-place candidates, or out-of-place ones (oop).
+func (tn *tuner) buildWith(ts []Tuning, oop bool) []*tuneCand {
 	out := make([]*tuneCand, len(ts))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, tn.workers)
@@ -329,8 +414,8 @@ func (tn *tuner) build(ts []Tuning) []*tuneCand {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			c := &tuneCand{t: t}
-			params := tn.params(t)
+			c := &tuneCand{t: t, oop: oop}
+			params := tn.params(t, oop)
 			if cacheOn {
 				if payload, _ := kcacheLookup(dir, kcacheKey(&tn.id, &params), KernelCacheMaxBytes()); payload != nil {
 					q := params
@@ -351,11 +436,24 @@ func (tn *tuner) build(ts []Tuning) []*tuneCand {
 	return out
 }
 
-// params are the planParams of the plan with tuning t, as newPlan would build it.
-func (tn *tuner) params(t Tuning) planParams {
+// params are the planParams of the plan with tuning t, as newPlan (or, oop, the plan's
+// first out-of-place call) would build it.
+func (tn *tuner) params(t Tuning, oop bool) planParams {
 	l := tn.p.l
 	l.cfg.Tuning = t
-	return planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf}
+	p := planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf, outOfPlace: oop}
+	if oop {
+		p.realBuffer = tn.spare
+	}
+	return p
+}
+
+// store puts a candidate's kernels in the kernel cache under the key of params.
+func (tn *tuner) store(params planParams, bin []byte) {
+	if dir, on := KernelCacheDir(); on {
+		key := kcacheKey(&tn.id, &params)
+		kcacheStore(dir, filepath.Join(dir, kcacheFileName(key)), key, bin, KernelCacheMaxBytes())
+	}
 }
 
 func (tn *tuner) drop(c *tuneCand) {
@@ -365,9 +463,14 @@ func (tn *tuner) drop(c *tuneCand) {
 	}
 }
 
-// run enqueues one transform of candidate c on the plan's buffers.
+// run enqueues one transform of candidate c on the plan's buffers (out of place: from
+// the spare input into the plan's buffer, in both directions).
 func (tn *tuner) run(c *tuneCand, inverse bool) error {
-	return planRunDevice(c.h, tn.st, inverse, tn.p.buf, tn.p.realBuf, 0, scaleFor(&tn.p.l, inverse), false)
+	in := tn.p.realBuf
+	if c.oop {
+		in = tn.spare
+	}
+	return planRunDevice(c.h, tn.st, inverse, tn.p.buf, in, 0, scaleFor(&tn.p.l, inverse), false)
 }
 
 func (tn *tuner) pairs(c *tuneCand, n int) error {
@@ -422,6 +525,9 @@ func (tn *tuner) time(c *tuneCand, abortOver float64) {
 // with VkFFT's defaults' result (the first candidate checked provides it), then its
 // inverse, which must give back the input.
 func (tn *tuner) check(c *tuneCand) error {
+	if c.oop {
+		return tn.checkOutOfPlace(c)
+	}
 	var err error
 	if tn.spare != 0 {
 		err = memCopy(tn.h, tn.st, tn.inBuf, tn.spare, tn.inBytes)
@@ -452,6 +558,28 @@ func (tn *tuner) check(c *tuneCand) error {
 	}
 	if e := sampleErr(back, tn.inSample, tn.p.l.double); !(e <= tn.tol) {
 		return fmt.Errorf("round trip does not return the input (relative error %.3g)", e)
+	}
+	return nil
+}
+
+// checkOutOfPlace compares an out-of-place candidate's forward and inverse transforms of
+// the spare input with the references.
+func (tn *tuner) checkOutOfPlace(c *tuneCand) error {
+	for _, inverse := range []bool{false, true} {
+		ref := tn.refOut
+		if inverse {
+			ref = tn.refInv
+		}
+		if err := tn.run(c, inverse); err != nil {
+			return err
+		}
+		got, err := tn.sample(tn.p.buf, tn.outWins)
+		if err != nil {
+			return err
+		}
+		if e := sampleErr(got, ref, tn.p.l.double); !(e <= tn.tol) {
+			return fmt.Errorf("%s differs from in place (relative error %.3g)", direction(inverse), e)
+		}
 	}
 	return nil
 }
@@ -505,11 +633,8 @@ func (tn *tuner) adopt(w *tuneCand, opt planOptions) {
 	p := tn.p
 	bin := w.bin
 	if bin == nil {
-		bin = planBinary(w.h)
-		if dir, on := KernelCacheDir(); on && bin != nil {
-			params := tn.params(w.t)
-			key := kcacheKey(&tn.id, &params)
-			kcacheStore(dir, filepath.Join(dir, kcacheFileName(key)), key, bin, KernelCacheMaxBytes())
+		if bin = planBinary(w.h); bin != nil {
+			tn.store(tn.params(w.t, false), bin)
 		}
 	}
 	p.h = w.h

@@ -29,6 +29,8 @@ const tuneKeyPrefix = "entry=tuning\n"
 // tuneRecord is one stored tuning.
 type tuneRecord struct {
 	tuning             Tuning
+	oop                Tuning  // the out-of-place application's (oop.go)
+	oopMs              float64 // its forward+inverse time (0: not measured)
 	defaultMs, tunedMs float64
 	candidates         int
 	elapsed            time.Duration
@@ -126,6 +128,11 @@ func encodeTuning(r tuneRecord) []byte {
 	fmt.Fprintf(&b, "shared_memory=%d\n", t.SharedMemory)
 	fmt.Fprintf(&b, "bluestein_size=%d\n", t.BluesteinSize)
 	fmt.Fprintf(&b, "lut=%d\n", int(t.LUT))
+	o := r.oop
+	fmt.Fprintf(&b, "oop=%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", o.CoalescedMemory, o.AimThreads, o.RegisterBoost,
+		o.RegisterBoost4Step, o.GroupedBatch[0], o.GroupedBatch[1], o.GroupedBatch[2], o.BandwidthBoost,
+		o.SwapTo3Stage4Step, o.SharedMemory, o.BluesteinSize, int(o.LUT))
+	fmt.Fprintf(&b, "oop_ms=%s\n", strconv.FormatFloat(r.oopMs, 'g', -1, 64))
 	fmt.Fprintf(&b, "default_ms=%s\n", strconv.FormatFloat(r.defaultMs, 'g', -1, 64))
 	fmt.Fprintf(&b, "tuned_ms=%s\n", strconv.FormatFloat(r.tunedMs, 'g', -1, 64))
 	fmt.Fprintf(&b, "candidates=%d\n", r.candidates)
@@ -152,7 +159,7 @@ func decodeTuning(payload []byte) (tuneRecord, error) {
 	var lut, elapsedMs int
 	ints["lut"] = &lut
 	ints["elapsed_ms"] = &elapsedMs
-	floats := map[string]*float64{"default_ms": &r.defaultMs, "tuned_ms": &r.tunedMs}
+	floats := map[string]*float64{"default_ms": &r.defaultMs, "tuned_ms": &r.tunedMs, "oop_ms": &r.oopMs}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(payload))
 	for sc.Scan() {
@@ -170,6 +177,18 @@ func decodeTuning(payload []byte) (tuneRecord, error) {
 			if err == nil && (*floats[k] < 0 || *floats[k] > 1e9 || *floats[k] != *floats[k]) {
 				err = fmt.Errorf("out of range")
 			}
+		case k == "oop":
+			o := &r.oop
+			dst := []*int{&o.CoalescedMemory, &o.AimThreads, &o.RegisterBoost, &o.RegisterBoost4Step,
+				&o.GroupedBatch[0], &o.GroupedBatch[1], &o.GroupedBatch[2], &o.BandwidthBoost,
+				&o.SwapTo3Stage4Step, &o.SharedMemory, &o.BluesteinSize, (*int)(&o.LUT)}
+			f := strings.Split(v, ",")
+			if len(f) != len(dst) {
+				err = fmt.Errorf("%d values", len(f))
+			}
+			for i := 0; err == nil && i < len(dst); i++ {
+				*dst[i], err = strconv.Atoi(f[i])
+			}
 		case k == "grouped_batch":
 			g := strings.Split(v, ",")
 			if len(g) != maxRank {
@@ -185,12 +204,15 @@ func decodeTuning(payload []byte) (tuneRecord, error) {
 			return r, fmt.Errorf("tuning: %s=%q: %v", k, v, err)
 		}
 	}
-	if want := len(ints) + len(floats) + 1; len(seen) != want {
+	if want := len(ints) + len(floats) + 2; len(seen) != want {
 		return r, fmt.Errorf("tuning: %d fields, want %d", len(seen), want)
 	}
 	t.LUT = LUT(lut)
 	if err := t.check(maxRank); err != nil {
 		return r, fmt.Errorf("tuning: %v", err)
+	}
+	if err := r.oop.check(maxRank); err != nil {
+		return r, fmt.Errorf("tuning: out of place: %v", err)
 	}
 	if r.candidates < 0 || elapsedMs < 0 {
 		return r, fmt.Errorf("tuning: negative count")
@@ -208,6 +230,7 @@ type TunedEntry struct {
 	Kind               string // "c2c" or "r2c"
 	Double             bool
 	Tuning             Tuning
+	OutOfPlace         Tuning // the out-of-place kernels' tuning
 	DefaultMs, TunedMs float64
 	Candidates         int
 	Elapsed            time.Duration
@@ -244,7 +267,7 @@ func ListTunings() ([]TunedEntry, error) {
 		if err == nil {
 			var r tuneRecord
 			if r, err = decodeTuning(payload); err == nil {
-				te.Tuning, te.DefaultMs, te.TunedMs = r.tuning, r.defaultMs, r.tunedMs
+				te.Tuning, te.OutOfPlace, te.DefaultMs, te.TunedMs = r.tuning, r.oop, r.defaultMs, r.tunedMs
 				te.Candidates, te.Elapsed = r.candidates, r.elapsed
 			}
 		}

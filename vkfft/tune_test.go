@@ -138,10 +138,24 @@ func TestTuneMeasureStoreReuse(t *testing.T) {
 	require.Equal(t, TunedMeasured, r.Source)
 	require.Equal(t, 64, r.Tuning.AimThreads, "the rigged winner")
 	require.Equal(t, r.Tuning, p.Config().Tuning, "Config reports the tuning the plan runs with")
-	require.Equal(t, 3, r.Candidates, "defaults + one candidate per stage")
+	require.Equal(t, 5, r.Candidates, "defaults + one candidate per stage + out of place: the winner and the defaults")
 	require.Positive(t, r.DefaultMs)
 	require.Positive(t, r.TunedMs)
+	require.Positive(t, r.OutOfPlaceMs)
+	require.Equal(t, 64, r.OutOfPlace.AimThreads, "the rigged winner, out of place too")
 	tuneCheck(t, p)
+	// the first out-of-place call loads the out-of-place kernels the tuner stored
+	before := ReadKernelCacheStats()
+	a, err := NewBuffer[complex64](testDev, p.Len())
+	require.NoError(t, err)
+	b, err := NewBuffer[complex64](testDev, p.Len())
+	require.NoError(t, err)
+	require.NoError(t, p.ForwardBuffer(b, a))
+	require.NoError(t, testDev.Sync())
+	require.Equal(t, before.Hits+1, ReadKernelCacheStats().Hits)
+	require.Equal(t, before.Misses, ReadKernelCacheStats().Misses)
+	require.NoError(t, a.Close())
+	require.NoError(t, b.Close())
 	require.NoError(t, p.Close())
 	mu.Lock()
 	require.NotEmpty(t, lines)
@@ -161,7 +175,7 @@ func TestTuneMeasureStoreReuse(t *testing.T) {
 	// "a new process": nothing in memory, the store on disk
 	forgetTunings()
 	measured := tuneMeasurements.Load()
-	before := ReadKernelCacheStats()
+	before = ReadKernelCacheStats()
 	for _, mode := range []TuneMode{TuneCached, TuneMeasure, TuneDefault} {
 		cfg.Tune = mode
 		q, err := NewPlan[complex64](testDev, cfg)
@@ -169,6 +183,7 @@ func TestTuneMeasureStoreReuse(t *testing.T) {
 		require.Equal(t, TunedStored, q.Tuned().Source, mode)
 		require.Equal(t, r.Tuning, q.Tuned().Tuning, mode)
 		require.Equal(t, r.DefaultMs, q.Tuned().DefaultMs, mode)
+		require.Equal(t, r.OutOfPlace, q.Tuned().OutOfPlace, mode)
 		tuneCheck(t, q)
 		require.NoError(t, q.Close())
 	}

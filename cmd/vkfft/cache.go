@@ -90,7 +90,11 @@ func listTunings() error {
 			fmt.Printf("  %-28s %s  not used: %s\n", name, t.Device, t.Problem)
 			continue
 		}
-		fmt.Printf("  %-28s %s  %s  (%.4f -> %.4f ms, %d candidates, %.1f s)  %s\n", name, t.Device, t.Tuning,
+		oop := ""
+		if t.OutOfPlace != t.Tuning {
+			oop = "; out of place: " + t.OutOfPlace.String()
+		}
+		fmt.Printf("  %-28s %s  %s%s  (%.4f -> %.4f ms, %d candidates, %.1f s)  %s\n", name, t.Device, t.Tuning, oop,
 			t.DefaultMs, t.TunedMs, t.Candidates, t.Elapsed.Seconds(), t.Path)
 	}
 	return nil

@@ -243,8 +243,12 @@ func printTuneTable(rows []tuneRow) {
 		if r.oopMs > 0 {
 			oop = fmt.Sprintf("%.3f", r.oopMs/r.tunedMs)
 		}
+		params := r.result.Tuning.String()
+		if r.result.OutOfPlace != r.result.Tuning {
+			params += "; out of place: " + r.result.OutOfPlace.String()
+		}
 		fmt.Printf("| %s | %.4f | %.4f | %.3f | %s | %s | %s | %s | %s | %.1f s |\n", tuneShapeName(r.spec), r.defMs,
-			r.tunedMs, r.tunedMs/r.defMs, cu, ratio, oop, r.result.Tuning, r.result.Source, r.result.Elapsed.Seconds())
+			r.tunedMs, r.tunedMs/r.defMs, cu, ratio, oop, params, r.result.Source, r.result.Elapsed.Seconds())
 	}
 }
 
