@@ -171,52 +171,40 @@ func tunef(format string, a ...any) {
 // isZero reports whether t keeps all of VkFFT's defaults.
 func (t Tuning) isZero() bool { return t == Tuning{} }
 
-// check reports a tuning value VkFFT could not take, naming the field.
+// check reports a tuning value VkFFT could not take, naming the field. It allocates
+// nothing when the tuning is valid (CachedPlan checks every key).
 func (t Tuning) check(rank int) error {
 	bad := func(field string, v int, want string) error {
 		return fmt.Errorf("%w: Tuning.%s is %d; want %s", ErrInvalidArgument, field, v, want)
 	}
-	pos := func(field string, v, max int) error {
-		if v < 0 || v > max {
-			return bad(field, v, fmt.Sprintf("0 (VkFFT's default) to %d", max))
-		}
-		return nil
-	}
-	for _, c := range []struct {
-		name   string
-		v, max int
-	}{
-		{"CoalescedMemory", t.CoalescedMemory, 4096},
-		{"AimThreads", t.AimThreads, 4096},
-		{"RegisterBoost", t.RegisterBoost, 16},
-		{"RegisterBoost4Step", t.RegisterBoost4Step, 16},
-	} {
-		if err := pos(c.name, c.v, c.max); err != nil {
-			return err
-		}
+	const def = "0 (VkFFT's default) to "
+	switch {
+	case t.CoalescedMemory < 0 || t.CoalescedMemory > 4096:
+		return bad("CoalescedMemory", t.CoalescedMemory, def+"4096")
+	case t.AimThreads < 0 || t.AimThreads > 4096:
+		return bad("AimThreads", t.AimThreads, def+"4096")
+	case t.RegisterBoost < 0 || t.RegisterBoost > 16:
+		return bad("RegisterBoost", t.RegisterBoost, def+"16")
+	case t.RegisterBoost4Step < 0 || t.RegisterBoost4Step > 16:
+		return bad("RegisterBoost4Step", t.RegisterBoost4Step, def+"16")
+	case t.BandwidthBoost < -1 || t.BandwidthBoost > 64:
+		return bad("BandwidthBoost", t.BandwidthBoost, "-1 (off), 0 (VkFFT's default) or 1 to 64")
+	case t.SwapTo3Stage4Step != 0 && (t.SwapTo3Stage4Step < 65536 || t.SwapTo3Stage4Step > 1<<30):
+		return bad("SwapTo3Stage4Step", t.SwapTo3Stage4Step, "0 (VkFFT's default) or 65536 to 2^30")
+	case t.SharedMemory != 0 && (t.SharedMemory < 1024 || t.SharedMemory > 1<<24):
+		return bad("SharedMemory", t.SharedMemory, "0 (the device's) or 1024 to 16 MiB")
+	case t.BluesteinSize != 0 && (t.BluesteinSize < 2 || t.BluesteinSize > 1<<24):
+		return bad("BluesteinSize", t.BluesteinSize, "0 (VkFFT's choice) or 2 to 2^24")
+	case t.LUT < LUTDefault || t.LUT > LUTOff:
+		return bad("LUT", int(t.LUT), "a LUT value")
 	}
 	for i, g := range t.GroupedBatch {
-		if err := pos(fmt.Sprintf("GroupedBatch[%d]", i), g, 1<<16); err != nil {
-			return err
+		if g < 0 || g > 1<<16 {
+			return bad(fmt.Sprintf("GroupedBatch[%d]", i), g, def+"65536")
 		}
 		if g != 0 && i >= rank {
 			return bad(fmt.Sprintf("GroupedBatch[%d]", i), g, fmt.Sprintf("0: the shape has %d axes", rank))
 		}
-	}
-	if t.BandwidthBoost < -1 || t.BandwidthBoost > 64 {
-		return bad("BandwidthBoost", t.BandwidthBoost, "-1 (off), 0 (VkFFT's default) or 1 to 64")
-	}
-	if t.SwapTo3Stage4Step != 0 && (t.SwapTo3Stage4Step < 65536 || t.SwapTo3Stage4Step > 1<<40) {
-		return bad("SwapTo3Stage4Step", t.SwapTo3Stage4Step, "0 (VkFFT's default) or at least 65536")
-	}
-	if t.SharedMemory != 0 && (t.SharedMemory < 1024 || t.SharedMemory > 1<<24) {
-		return bad("SharedMemory", t.SharedMemory, "0 (the device's) or 1024 to 16 MiB")
-	}
-	if t.BluesteinSize != 0 && (t.BluesteinSize < 2 || t.BluesteinSize > 1<<24) {
-		return bad("BluesteinSize", t.BluesteinSize, "0 (VkFFT's choice) or 2 to 2^24")
-	}
-	if t.LUT < LUTDefault || t.LUT > LUTOff {
-		return bad("LUT", int(t.LUT), "a LUT value")
 	}
 	return nil
 }
