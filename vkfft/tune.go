@@ -175,7 +175,7 @@ func (t Tuning) isZero() bool { return t == Tuning{} }
 // nothing when the tuning is valid (CachedPlan checks every key).
 func (t Tuning) check(rank int) error {
 	bad := func(field string, v int, want string) error {
-		return fmt.Errorf("%w: Tuning.%s is %d; want %s", ErrInvalidArgument, field, v, want)
+		return fmt.Errorf("%w: tuning value Tuning.%s is %d; want %s", ErrInvalidArgument, field, v, want)
 	}
 	const def = "0 (VkFFT's default) to "
 	switch {
