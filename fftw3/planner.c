@@ -33,12 +33,18 @@ static int env_flag(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+/* VKFFTGO_FFTW_LOG: 1 one line per plan (engine, why, planning time), 2 also one line
+ * per execute with its time. */
 int vfw_log_enabled(void)
 {
-	static int state = -1;
-	if (state < 0)
-		state = env_flag("VKFFTGO_FFTW_LOG");
-	return state;
+	static int level = -1;
+	if (level < 0) {
+		const char *v = getenv("VKFFTGO_FFTW_LOG");
+		level = v && *v ? atoi(v) : 0;
+		if (level < 0 || (level == 0 && v && *v && strcmp(v, "0")))
+			level = 1;
+	}
+	return level;
 }
 
 void vfw_log(const char *fmt, ...)
@@ -68,10 +74,12 @@ static struct {
 } stats;
 static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void vfw_stat_exec(int engine, double seconds)
+void vfw_stat_exec(const vfw_plan *p, double seconds)
 {
+	if (vfw_log_enabled() >= 2)
+		vfw_log("execute %s on %s: %.3f ms", p->desc, p->engine == VFW_ENGINE_GPU ? "gpu" : "fftw", seconds * 1e3);
 	pthread_mutex_lock(&stats_mu);
-	if (engine == VFW_ENGINE_GPU) {
+	if (p->engine == VFW_ENGINE_GPU) {
 		stats.exec_gpu++;
 		stats.t_exec_gpu += seconds;
 	} else {
@@ -295,20 +303,24 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 		want_gpu = 0;
 	if (want_gpu) {
 		char how[256] = "";
+		double tp = vfw_now();
 		p->gpu = vfw_gpu_plan(pb, &cached, how, sizeof how);
 		if (p->gpu) {
 			p->engine = VFW_ENGINE_GPU;
 			estimate_flops(p, pb);
-			vfw_log("%s %s -> gpu: %s; %s%s", pb->api, p->desc, gpu_why, how, cached ? " (plan cache hit)" : "");
+			vfw_log("%s %s -> gpu: %s; %s%s; planned in %.3f ms", pb->api, p->desc, gpu_why, how,
+				cached ? " (plan cache hit)" : "", (vfw_now() - tp) * 1e3);
 		} else {
 			snprintf(why, sizeof why, "the GPU plan failed: %s", how);
 		}
 	}
 	if (!p->engine && have_cpu) {
+		double tp = vfw_now();
 		p->real = ops->plan(pb, nthreads);
 		if (p->real) {
 			p->engine = VFW_ENGINE_CPU;
-			vfw_log("%s %s -> fftw (%d thread%s): %s", pb->api, p->desc, nthreads, nthreads == 1 ? "" : "s", why);
+			vfw_log("%s %s -> fftw (%d thread%s): %s; planned in %.3f ms", pb->api, p->desc, nthreads,
+				nthreads == 1 ? "" : "s", why, (vfw_now() - tp) * 1e3);
 		} else {
 			vfw_log("%s %s -> NULL: FFTW %s returned NULL (%s)", pb->api, p->desc, ops->version(), why);
 		}
@@ -324,8 +336,10 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 	} else {
 		stats.plans_null++;
 	}
-	stats.t_plan += vfw_now() - t0;
 	pthread_mutex_unlock(&planner_mu);
+	pthread_mutex_lock(&stats_mu);
+	stats.t_plan += vfw_now() - t0;
+	pthread_mutex_unlock(&stats_mu);
 
 	if (!p->engine) {
 		free(p->dims);
@@ -364,8 +378,10 @@ void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *ou
 		pb.in = in, pb.out = out;
 		rp = ops->plan(&pb, nthreads_of[p->prec]);
 	}
-	stats.exec_fallback++;
 	pthread_mutex_unlock(&planner_mu);
+	pthread_mutex_lock(&stats_mu);
+	stats.exec_fallback++;
+	pthread_mutex_unlock(&stats_mu);
 	if (first)
 		fprintf(stderr, "vkfftgo-fftw3: the GPU could not run %s: %s%s\n", p->desc, vfw_gpu_last_error(),
 			rp ? "; computed by FFTW instead (further failures are not reported)" : "; the output is NOT computed");

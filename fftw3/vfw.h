@@ -94,7 +94,7 @@ VFW_HIDDEN void vfw_set_nthreads(int prec, int nthreads);
 VFW_HIDDEN int vfw_get_nthreads(int prec);
 VFW_HIDDEN void vfw_cleanup(void);
 VFW_HIDDEN double vfw_now(void);
-VFW_HIDDEN void vfw_stat_exec(int engine, double seconds);
+VFW_HIDDEN void vfw_stat_exec(const vfw_plan *p, double seconds);
 VFW_HIDDEN void vfw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 VFW_HIDDEN int vfw_log_enabled(void);
 /* Describes the plan for fftw_print_plan ("(vkfftgo-gpu r2c 256x256x256 ...)"). */
