@@ -2,12 +2,13 @@
  *
  * A GPU transform of host arrays pays for two transfers and a launch; FFTW pays nothing
  * of that, so small problems are faster on the CPU. The crossover is measured once per
- * (backend, device, FFTW build, precision, FFTW threads): complex 3-D cubes 16^3 to 128^3
+ * (backend, device, FFTW build, precision, FFTW threads): complex 3-D cubes 16^3 to 256^3
  * timed as a host round trip through libvkfftgo against an FFTW_ESTIMATE plan with the
  * caller's thread count, starting at 64^3 and moving towards the crossover. The result
  * is kept in the cache directory (VKFFTGO_CACHE_DIR, else $XDG_CACHE_HOME/vkfftgo or
  * ~/.cache/vkfftgo; "off" measures in every process) in fftw3-threshold.txt, one line
- * per key. VKFFTGO_FFTW_MIN_SIZE overrides it (planner.c). */
+ * per key. VKFFTGO_FFTW_MIN_SIZE overrides it (planner.c); VKFFTGO_FFTW_MEASURE_MAX
+ * caps the cube edge measured (default 256), for slow devices. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -94,10 +95,11 @@ static void write_cached(const char *path, const char *key, int64_t thr, const c
 		unlink(tmp);
 }
 
-static const int cube[] = { 16, 32, 64, 128 };
-enum { NCUBES = 4, REPS = 3 };
+static const int cube[] = { 16, 32, 64, 128, 256 };
+enum { NCUBES = 5, REPS = 3 };
 
 typedef struct {
+	int ncubes; /* cubes measured at most: VKFFTGO_FFTW_MEASURE_MAX caps the edge */
 	const vfw_cpu_ops *ops;
 	int nthreads, known[NCUBES], wins[NCUBES];
 	double gpu[NCUBES], cpu[NCUBES];
@@ -130,8 +132,10 @@ int64_t vfw_threshold(const vfw_cpu_ops *ops, int nthreads, char *why, size_t ca
 		return memo[prec].thr;
 	}
 	char key[512], path[1100];
-	snprintf(key, sizeof key, "v1 backend=%s device=%s fftw=%s precision=%s nthreads=%d", vkfftgo_backend_name(),
-		 vfw_gpu_device_name(), ops->version(), prec == VFW_SINGLE ? "single" : "double", nthreads);
+	const char *edge = getenv("VKFFTGO_FFTW_MEASURE_MAX");
+	snprintf(key, sizeof key, "v1 backend=%s device=%s fftw=%s precision=%s nthreads=%d max=%s", vkfftgo_backend_name(),
+		 vfw_gpu_device_name(), ops->version(), prec == VFW_SINGLE ? "single" : "double", nthreads,
+		 edge && *edge ? edge : "256");
 	for (char *p = key; *p; p++)
 		if (*p == '\t' || *p == '\n')
 			*p = ' ';
@@ -140,18 +144,24 @@ int64_t vfw_threshold(const vfw_cpu_ops *ops, int nthreads, char *why, size_t ca
 	if (have_path && read_cached(path, key, &thr)) {
 		snprintf(memo[prec].why, sizeof memo[prec].why, "measured earlier, cached in %s", path);
 	} else {
-		probe m = { ops, nthreads, { 0 }, { 0 }, { 0 }, { 0 } };
-		int i = 2;
+		probe m = { NCUBES, ops, nthreads, { 0 }, { 0 }, { 0 }, { 0 } };
+		while (edge && *edge && m.ncubes > 1 && cube[m.ncubes - 1] > atoi(edge))
+			m.ncubes--;
+		int i = m.ncubes > 2 ? 2 : m.ncubes - 1;
 		if (gpu_wins(&m, i)) {
 			while (i > 0 && gpu_wins(&m, i - 1))
 				i--;
 			thr = (int64_t)cube[i] * cube[i] * cube[i];
-		} else if (gpu_wins(&m, NCUBES - 1)) {
-			i = NCUBES - 1;
-			thr = (int64_t)cube[i] * cube[i] * cube[i];
 		} else {
-			i = NCUBES - 1;
-			thr = INT64_MAX; /* a GPU slower than FFTW at 128^3 (a CPU OpenCL device) */
+			while (i < m.ncubes - 1 && !gpu_wins(&m, i + 1))
+				i++;
+			if (i < m.ncubes - 1) {
+				i++;
+				thr = (int64_t)cube[i] * cube[i] * cube[i];
+			} else {
+				thr = INT64_MAX; /* slower than FFTW at every size measured: a CPU OpenCL device */
+				i = m.ncubes - 1;
+			}
 		}
 		char note[200];
 		snprintf(note, sizeof note, "%d^3: GPU round trip %.3f ms, FFTW %.3f ms", cube[i], m.gpu[i] * 1e3,

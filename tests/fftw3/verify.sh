@@ -9,6 +9,10 @@
 # every problem (libbench2's verify), FFTW's tolerances (1e-3 single, 1e-10 double).
 # The GPU takes every problem it can (VKFFTGO_FFTW_MIN_SIZE=0) and the log must say so;
 # the problems marked "# fftw" must go to the real FFTW.
+#
+# VFW_VERIFY_BUILD_ONLY=1 only builds bench-single and bench-double into VFW_VERIFY_DIR,
+# linked with RPATH VFW_BENCH_RPATH (default BUILD/lib) and VFW_BENCH_LDFLAGS: the GPU
+# bundle carries them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
@@ -37,10 +41,11 @@ for prec in single double; do
   rm -f "$work/obj-$prec/libbench2.a"
   ar rcs "$work/obj-$prec/libbench2.a" "$work/obj-$prec/lib"/*.o
   gcc -o "$work/bench-$prec" "$work/obj-$prec"/*.o "$work/obj-$prec/libbench2.a" -L"$build/lib" \
-    -Wl,-rpath,"$build/lib" -lvkfftgo_fftw3 -lm || die "linking bench ($prec)"
-  ldd "$work/bench-$prec" | grep -q 'libfftw3' && die "bench-$prec links the real FFTW"
+    -Wl,-rpath,"${VFW_BENCH_RPATH:-$build/lib}" -lvkfftgo_fftw3 -lm ${VFW_BENCH_LDFLAGS:-} || die "linking bench ($prec)"
+  readelf -d "$work/bench-$prec" | grep -q 'NEEDED.*libfftw3' && die "bench-$prec links the real FFTW"
 done
 echo "   $work/bench-{single,double}: ${#benchsrc[@]} files; linked only with libvkfftgo_fftw3 (the real FFTW is dlopen'ed)"
+[ "${VFW_VERIFY_BUILD_ONLY:-0}" = 1 ] && exit 0
 
 export VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1
 total=0

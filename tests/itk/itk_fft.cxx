@@ -203,7 +203,7 @@ Bench(unsigned n, unsigned k, int reps, const std::string & what)
   };
   if (what == "fft")
     std::printf("RESULT fft %u^3 threads %u: forward median %.2f ms min %.2f, inverse median %.2f ms min %.2f, "
-                "forward+inverse median %.2f ms\n",
+                "pair median %.2f ms\n",
                 n, itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads(), med(a),
                 *std::min_element(a.begin(), a.end()), med(b), *std::min_element(b.begin(), b.end()),
                 med(a) + med(b));
