@@ -21,8 +21,11 @@ obj=$(mktemp -d)
 trap 'rm -rf "$obj"' EXIT
 # -fvisibility=hidden plus the version script: only FFTW's names leave the library.
 # $ORIGIN: libvkfftgo.so.X is found beside it, installed or preloaded from a build tree.
-for f in "$root"/fftw3/*.c; do
+# -ffile-prefix-map: no build-tree path in the debug info (installs are relocatable)
+cd "$root"
+for f in fftw3/*.c; do
   $CC $CFLAGS -std=gnu11 -fPIC -fvisibility=hidden -Wall -Wextra -Wno-format-truncation \
+    -ffile-prefix-map="$root"=vkfftgo -ffile-prefix-map="$out"=vkfftgo-prefix \
     -I"$out/include" -c "$f" -o "$obj/$(basename "${f%.c}").o" &
 done
 wait
