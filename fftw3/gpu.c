@@ -33,6 +33,18 @@ static char dev_err[300], dev_name[128] = "no device";
 
 static __thread char last_err[400];
 
+/* Set by an exit handler registered once the device is open, so it runs before the
+ * GPU runtime's own exit handlers (registered earlier run later): idle plans are freed
+ * while the device still works, and plans destroyed later — programs destroy theirs in
+ * static destructors (ITK calls fftw_cleanup there) — let the process exit free them. */
+static int exiting;
+
+static void at_exit(void)
+{
+	vfw_cleanup_at_exit();
+	exiting = 1;
+}
+
 const char *vfw_gpu_last_error(void)
 {
 	return last_err;
@@ -57,6 +69,7 @@ int vfw_gpu_ready(int prec, char *why, size_t cap)
 			dev_state = 1;
 			vkfftgo_device_name(dev, dev_name, sizeof dev_name);
 			vkfftgo_device_supports_double(dev, &dev_double);
+			atexit(at_exit);
 			vfw_log("device %d: %s (%s backend)", ordinal, dev_name, vkfftgo_backend_name());
 		}
 	}
@@ -243,7 +256,7 @@ static void entry_free(vfw_entry *e)
  * at most keep_bytes remain. */
 static void evict(int64_t keep_count, int64_t keep_bytes)
 {
-	for (;;) {
+	while (!exiting) {
 		int64_t count = 0, bytes = 0;
 		vfw_entry **oldest = NULL;
 		for (vfw_entry **pp = &entries; *pp; pp = &(*pp)->next) {

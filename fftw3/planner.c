@@ -399,3 +399,13 @@ void vfw_cleanup(void)
 	vfw_gpu_trim();
 	pthread_mutex_unlock(&planner_mu);
 }
+
+/* At exit another thread may still be planning: never wait for it there. */
+int vfw_cleanup_at_exit(void)
+{
+	if (pthread_mutex_trylock(&planner_mu) != 0)
+		return 0;
+	vfw_gpu_trim();
+	pthread_mutex_unlock(&planner_mu);
+	return 1;
+}

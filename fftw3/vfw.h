@@ -93,6 +93,7 @@ VFW_HIDDEN vfw_plan *vfw_plan_check(const void *p, int prec, const char *api);
 VFW_HIDDEN void vfw_set_nthreads(int prec, int nthreads);
 VFW_HIDDEN int vfw_get_nthreads(int prec);
 VFW_HIDDEN void vfw_cleanup(void);
+VFW_HIDDEN int vfw_cleanup_at_exit(void);
 VFW_HIDDEN double vfw_now(void);
 VFW_HIDDEN void vfw_stat_exec(const vfw_plan *p, double seconds);
 VFW_HIDDEN void vfw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
