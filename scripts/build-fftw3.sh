@@ -30,7 +30,7 @@ for f in fftw3/*.c; do
 done
 wait
 for f in "$root"/fftw3/*.c; do [ -s "$obj/$(basename "${f%.c}").o" ] || { echo "build-fftw3: $f did not compile" >&2; exit 1; }; done
-$CC -shared -o "$out/lib/$real" "$obj"/*.o -L"$out/lib" -lvkfftgo -ldl -lpthread -lm \
+$CC $CFLAGS -shared -o "$out/lib/$real" "$obj"/*.o -L"$out/lib" -lvkfftgo -ldl -lpthread -lm \
   -Wl,--version-script="$root/fftw3/fftw3.map" -Wl,-soname,"libvkfftgo_fftw3.so.$major" \
   -Wl,-rpath,'$ORIGIN' -Wl,-z,defs -Wl,-z,noexecstack
 ln -sfn "$real" "$out/lib/libvkfftgo_fftw3.so.$major"

@@ -66,6 +66,19 @@ for prec in SINGLE DOUBLE; do
   echo "   $prec: $(grep -c -- '-> gpu' "$tmp/sem-$prec.log") plans on the GPU, $(grep -c -- '-> fftw' "$tmp/sem-$prec.log") on FFTW; a plan re-created 4 times came from the plan cache 4 times"
 done
 
+step "AddressSanitizer: the library and the semantics test built with -fsanitize=address, leaks checked"
+mkdir -p "$tmp/asan"
+cp -a "$build/lib" "$build/include" "$tmp/asan/"
+CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" "$root/scripts/build-fftw3.sh" "$tmp/asan" >/dev/null
+for prec in SINGLE DOUBLE; do
+  gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer -D$prec "$here/semantics.c" -L"$tmp/asan/lib" \
+    -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -lm -pthread -o "$tmp/asan/semantics-$prec"
+  VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+    "$tmp/asan/semantics-$prec" >"$tmp/asan/$prec.log" 2>&1 || { cat "$tmp/asan/$prec.log"; die "AddressSanitizer ($prec)"; }
+  grep -q 'Sanitizer' "$tmp/asan/$prec.log" && { cat "$tmp/asan/$prec.log"; die "AddressSanitizer report ($prec)"; }
+  echo "   $(tail -n1 "$tmp/asan/$prec.log"): no AddressSanitizer or LeakSanitizer report"
+done
+
 step "without a real FFTW (VKFFTGO_FFTW_REAL=off): GPU problems still work, r2r is NULL as FFTW returns when it cannot plan"
 VKFFTGO_FFTW_REAL=off VKFFTGO_FFTW_LOG=1 "$tmp/semantics-SINGLE" gpu-only 2>"$tmp/gpuonly.log" ||
   { cat "$tmp/gpuonly.log"; die "gpu-only semantics"; }
