@@ -12,8 +12,9 @@
  *    norm run forward, a backward-sign (or c2r) plan one with the "forward" norm run
  *    inverse — both unscaled, with no extra pass.
  *  - Arrays in the dense row-major layout go straight to vkfftgo_execute (which stages
- *    pageable host memory through pinned buffers); any other FFTW layout is copied to and
- *    from a dense staging array of the plan (layout.c).
+ *    pageable host memory through pinned buffers; fftw_malloc blocks are page-locked on
+ *    first use, mem.c); any other FFTW layout is copied to and from dense staging arrays
+ *    kept with the cached plan (layout.c).
  *
  * Everything but vfw_gpu_execute runs under the planner's lock. */
 #define _GNU_SOURCE
@@ -220,6 +221,11 @@ typedef struct vfw_entry {
 	size_t complex_bytes, real_bytes;
 	int refs;
 	uint64_t last_use;
+	/* dense staging arrays for FFTW layouts that are not dense, shared by the FFTW
+	 * plans of this layout (their transforms run one at a time on the plan anyway);
+	 * from vfw_malloc, so page-locked on first use */
+	pthread_mutex_t mu;
+	void *stage_in, *stage_out;
 } vfw_entry;
 
 static vfw_entry *entries;
@@ -249,6 +255,9 @@ static int same_key(const vfw_entry *e, const vfw_layout *L)
 static void entry_free(vfw_entry *e)
 {
 	vkfftgo_plan_destroy(e->plan);
+	vfw_free(e->stage_in);
+	vfw_free(e->stage_out);
+	pthread_mutex_destroy(&e->mu);
 	free(e);
 }
 
@@ -319,6 +328,7 @@ static vfw_entry *lease(const vfw_layout *L, int *cached)
 	e->vkind = L->vkind, e->prec = L->prec, e->norm = L->norm, e->rank = L->rank, e->batch = L->batch;
 	memcpy(e->shape, L->shape, sizeof e->shape);
 	e->plan = plan;
+	pthread_mutex_init(&e->mu, NULL);
 	vkfftgo_plan_bytes(plan, &e->complex_bytes, &e->real_bytes);
 	e->refs = 1;
 	e->last_use = ++use_clock;
@@ -340,8 +350,6 @@ struct vfw_gpu {
 	vfw_entry *e;
 	vfw_layout L;
 	size_t in_bytes, out_bytes; /* what vkfftgo_execute takes */
-	pthread_mutex_t mu;         /* the staging arrays: FFTW lets threads share a plan */
-	void *stage_in, *stage_out;
 };
 
 struct vfw_gpu *vfw_gpu_plan(const vfw_problem *pb, int *cached, char *why, size_t cap)
@@ -371,7 +379,6 @@ struct vfw_gpu *vfw_gpu_plan(const vfw_problem *pb, int *cached, char *why, size
 		free(g);
 		return NULL;
 	}
-	pthread_mutex_init(&g->mu, NULL);
 	snprintf(why, cap, "%s%s%s", g->L.in.direct && g->L.out.direct ? "dense arrays transferred directly" : "copied",
 		 g->L.in.direct ? "" : " from the strided input", g->L.out.direct ? "" : " to the strided output");
 	return g;
@@ -380,15 +387,13 @@ struct vfw_gpu *vfw_gpu_plan(const vfw_problem *pb, int *cached, char *why, size
 void vfw_gpu_destroy(struct vfw_gpu *g)
 {
 	release(g->e);
-	pthread_mutex_destroy(&g->mu);
-	vfw_free(g->stage_in);
-	vfw_free(g->stage_out);
 	free(g);
 }
 
 int vfw_gpu_execute(struct vfw_gpu *g, void *in, void *out)
 {
 	const vfw_layout *L = &g->L;
+	vfw_entry *e = g->e;
 	int in_direct = L->in.direct, out_direct = L->out.direct;
 	/* Dense in and out that overlap (an in-place r2c/c2r whose sides happen to be
 	 * dense, or any other aliasing) are safe for libvkfftgo only as an in-place C2C. */
@@ -397,11 +402,11 @@ int vfw_gpu_execute(struct vfw_gpu *g, void *in, void *out)
 		in_direct = 0;
 	int staged = !in_direct || !out_direct;
 	if (staged) {
-		pthread_mutex_lock(&g->mu);
-		if ((!in_direct && !g->stage_in && !(g->stage_in = vfw_malloc(L->in.bytes))) ||
-		    (!out_direct && (in_direct || L->vkind != VKFFTGO_C2C) && !g->stage_out &&
-		     !(g->stage_out = vfw_malloc(L->out.bytes)))) {
-			pthread_mutex_unlock(&g->mu);
+		pthread_mutex_lock(&e->mu); /* FFTW lets threads share a plan: one staging at a time */
+		if ((!in_direct && !e->stage_in && !(e->stage_in = vfw_malloc(L->in.bytes))) ||
+		    (!out_direct && (in_direct || L->vkind != VKFFTGO_C2C) && !e->stage_out &&
+		     !(e->stage_out = vfw_malloc(L->out.bytes)))) {
+			pthread_mutex_unlock(&e->mu);
 			snprintf(last_err, sizeof last_err, "out of host memory for the staging arrays");
 			return -1;
 		}
@@ -409,16 +414,20 @@ int vfw_gpu_execute(struct vfw_gpu *g, void *in, void *out)
 	const void *src = in;
 	void *dst = out;
 	if (!in_direct) {
-		vfw_gather(g->stage_in, in, &L->in);
-		src = g->stage_in;
+		vfw_gather(e->stage_in, in, &L->in);
+		src = e->stage_in;
 	}
 	if (!out_direct)
-		dst = !in_direct && L->vkind == VKFFTGO_C2C ? g->stage_in : g->stage_out;
-	vkfftgo_status st = vkfftgo_execute(g->e->plan, L->dir, dst, g->out_bytes, src, g->in_bytes);
+		dst = !in_direct && L->vkind == VKFFTGO_C2C ? e->stage_in : e->stage_out;
+	/* fftw_malloc memory (and the staging arrays) is page-locked on first use */
+	vfw_mem_pin(dev, src);
+	if (dst != src)
+		vfw_mem_pin(dev, dst);
+	vkfftgo_status st = vkfftgo_execute(e->plan, L->dir, dst, g->out_bytes, src, g->in_bytes);
 	if (st == VKFFTGO_SUCCESS && !out_direct)
 		vfw_scatter(out, dst, &L->out);
 	if (staged)
-		pthread_mutex_unlock(&g->mu);
+		pthread_mutex_unlock(&e->mu);
 	if (st != VKFFTGO_SUCCESS) {
 		snprintf(last_err, sizeof last_err, "%s (%s)", vkfftgo_last_error(), vkfftgo_status_string(st));
 		return -1;

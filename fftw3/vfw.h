@@ -152,6 +152,10 @@ VFW_HIDDEN void *vfw_real_threads_lib(int prec);
 /* mem.c */
 VFW_HIDDEN void *vfw_malloc(size_t n);
 VFW_HIDDEN void vfw_free(void *p);
+struct vkfftgo_device;
+/* If p lies in an fftw_malloc block of 1 MiB or more, page-locks the block for dev
+ * (once); 1 if it is page-locked. */
+VFW_HIDDEN int vfw_mem_pin(struct vkfftgo_device *dev, const void *p);
 
 /* cache dir for the threshold file ("" when caching is off) */
 VFW_HIDDEN int vfw_cache_path(const char *file, char *buf, size_t cap);

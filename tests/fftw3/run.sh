@@ -63,6 +63,15 @@ for prec in SINGLE DOUBLE; do
   grep -q -- 'split c2c .* -> fftw' "$tmp/sem-$prec.log" || die "split arrays did not go to FFTW"
   hits=$(grep -c 'r2c 16x8x12, out-of-place -> gpu.*(plan cache hit)' "$tmp/sem-$prec.log" || true)
   [ "$hits" = 4 ] || die "plan churn: $hits of 4 re-created plans came from the plan cache"
+  if nm -D --defined-only "$build/lib/libvkfftgo.so" | grep -q ' vkfftgo_host_register$'; then
+    grep -q 'page-locked an fftw_malloc block of 2097152 bytes' "$tmp/sem-$prec.log" ||
+      die "fftw_malloc memory was not page-locked (vkfftgo_host_register)"
+    pin="fftw_malloc blocks page-locked on first use"
+  else
+    grep -q 'this libvkfftgo has no vkfftgo_host_register' "$tmp/sem-$prec.log" || die "no word on page-locking"
+    pin="fftw_malloc memory staged (this libvkfftgo has no vkfftgo_host_register)"
+  fi
+  echo "   $prec: $pin"
   echo "   $prec: $(grep -c -- '-> gpu' "$tmp/sem-$prec.log") plans on the GPU, $(grep -c -- '-> fftw' "$tmp/sem-$prec.log") on FFTW; a plan re-created 4 times came from the plan cache 4 times"
 done
 
