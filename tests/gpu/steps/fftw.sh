@@ -35,7 +35,7 @@ fftw_step() {
 	step fftw-preload 300 bash -c "cd '$W' &&
 		env LD_LIBRARY_PATH='$lib' '$F/bin/preload' p-fftw.out 96 &&
 		env LD_LIBRARY_PATH='$lib' LD_PRELOAD='$pre' VKFFTGO_FFTW_MIN_SIZE=4096 VKFFTGO_FFTW_LOG=1 '$F/bin/preload' p-gpu.out 96 &&
-		'$F/bin/preload' compare p-fftw.out p-gpu.out"
+		env LD_LIBRARY_PATH='$lib' '$F/bin/preload' compare p-fftw.out p-gpu.out"
 
 	local probs vrc=""
 	probs=$(sed -e '/^#/d' -e '/^ *$/d' -e '/# fftw/d' -e 's/ *#.*//' -e 's/^/--verify /' "$F/verify-problems.txt" | tr '\n' ' ')
