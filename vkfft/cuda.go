@@ -5,9 +5,6 @@ package vkfft
 /*
 #include "vkg_cuda.h"
 #include "vkg_xfer.h"
-
-#cgo nocallback vkg_plan_run_on
-#cgo noescape vkg_plan_run_on
 */
 import "C"
 
@@ -75,10 +72,11 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 	if p.h == nil {
 		return closedError(op, "plan")
 	}
+	// ordered after the plan's own work on other streams (its buffers are shared); a
+	// separate source goes to the out-of-place kernels (oop.go)
 	h, in, from := p.routeOutOfPlace(uint64(real), uint64(copyFrom))
-	if C.vkg_plan_run_on(h, cbool(inverse), C.vkg_mem(buf), C.vkg_mem(in), C.vkg_mem(from),
-		C.uint64_t(stream), C.double(scaleFor(&p.l, inverse)), 0, p.st) != 0 {
-		return opError(op, statusError(p.st))
+	if err := planRunDevice(h, p.st, inverse, uint64(buf), in, from, uint64(stream)); err != nil {
+		return opError(op, err)
 	}
 	return nil
 }

@@ -470,7 +470,7 @@ func (tn *tuner) run(c *tuneCand, inverse bool) error {
 	if c.oop {
 		in = tn.spare
 	}
-	return planRunDevice(c.h, tn.st, inverse, tn.p.buf, in, 0, scaleFor(&tn.p.l, inverse), false)
+	return planRunDevice(c.h, tn.st, inverse, tn.p.buf, in, 0, 0)
 }
 
 func (tn *tuner) pairs(c *tuneCand, n int) error {
