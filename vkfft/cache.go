@@ -30,6 +30,7 @@ type planKey struct {
 	norm   Norm
 	lut    LUT
 	tuning Tuning
+	lay    layoutKeyPart // axes, strides, storage, in-place (layout.go)
 }
 
 // keyOf builds the key of cfg, or reports false when cfg cannot be valid (its rank),
@@ -44,7 +45,9 @@ func keyOf(cfg Config, k kind, complexSize uintptr) (planKey, bool) {
 	if key.batch == 0 {
 		key.batch = 1
 	}
-	return key, true
+	var ok bool
+	key.lay, ok = layoutKeyOf(cfg)
+	return key, ok
 }
 
 // cacheEntry is one cached plan.
