@@ -19,9 +19,9 @@ func TestAxesC2C(t *testing.T) {
 		batch int
 		norm  Norm
 	}{
-		{[]int{8, 12}, []int{0}, 1, NormBackward},         // the columns: an omitted fastest axis
-		{[]int{4, 6, 10}, []int{1}, 2, NormOrtho},         // a middle axis, outer axis folded into the batch
-		{[]int{3, 4, 5, 6}, nil, 1, NormBackward},         // rank 4
+		{[]int{8, 12}, []int{0}, 1, NormBackward},          // the columns: an omitted fastest axis
+		{[]int{4, 6, 10}, []int{1}, 2, NormOrtho},          // a middle axis, outer axis folded into the batch
+		{[]int{3, 4, 5, 6}, nil, 1, NormBackward},          // rank 4
 		{[]int{3, 4, 5, 6}, []int{-1, -3}, 2, NormForward}, // rank 4, two axes, negative numbering
 	}
 	for _, c := range cases {

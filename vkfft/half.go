@@ -189,10 +189,14 @@ func (p *Plan[T]) InverseHalfBuffer(dst, src *Buffer[Float16]) error {
 }
 
 // ForwardHalf is Forward on fp16 host data: src holds RealLen values, dst 2·ComplexLen.
-func (p *RealPlan[R, C]) ForwardHalf(dst, src []Float16) error { return p.p.runHalfHost(false, dst, src) }
+func (p *RealPlan[R, C]) ForwardHalf(dst, src []Float16) error {
+	return p.p.runHalfHost(false, dst, src)
+}
 
 // InverseHalf is Inverse on fp16 host data.
-func (p *RealPlan[R, C]) InverseHalf(dst, src []Float16) error { return p.p.runHalfHost(true, dst, src) }
+func (p *RealPlan[R, C]) InverseHalf(dst, src []Float16) error {
+	return p.p.runHalfHost(true, dst, src)
+}
 
 // ForwardHalfBuffer is ForwardBuffer on fp16 device data.
 func (p *RealPlan[R, C]) ForwardHalfBuffer(dst, src *Buffer[Float16]) error {

@@ -114,10 +114,10 @@ func TestLayoutScales(t *testing.T) {
 		l, err := validateKind(Config{Shape: []int{1, 8}, Norm: norm}, kindR2R, 8, DCT2)
 		require.NoError(t, err)
 		m, mvk, c := l.normCounts()
-		require.Equal(t, 2.0*16, m)  // NormLength(1)·NormLength(8)
-		require.Equal(t, 16.0, mvk)  // VkFFT drops the axis of one point
-		require.Equal(t, 2.0, c)     // where DCT-II multiplies by 2
-		want := 1.0                  // NormBackward: VkFFT divides by mvk itself
+		require.Equal(t, 2.0*16, m) // NormLength(1)·NormLength(8)
+		require.Equal(t, 16.0, mvk) // VkFFT drops the axis of one point
+		require.Equal(t, 2.0, c)    // where DCT-II multiplies by 2
+		want := 1.0                 // NormBackward: VkFFT divides by mvk itself
 		if norm != NormBackward {
 			want = 1 / mvk
 		}
