@@ -364,7 +364,8 @@ func TestCacheKeysKnowEveryConfigField(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning"}, names(Config{}),
+	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning", "Axes", "InStrides", "OutStrides",
+		"Storage", "RealInPlace"}, names(Config{}),
 		"Config changed: update planKey in cache.go and kcacheKey in kcache.go")
 	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost"}, names(Tuning{}),
 		"Tuning changed: update planKey in cache.go and kcacheKey in kcache.go")

@@ -496,7 +496,6 @@ func layoutKey(kv func(string, any), l *layout) {
 // layoutKeyPart is the part of the in-memory plan cache's key (planKey) that the layout
 // fields of Config make: fixed-size, so a lookup allocates nothing.
 type layoutKeyPart struct {
-	r2r                 R2RKind
 	sel                 [maxRank]bool
 	inStride, outStride [maxRank]int
 	hasIn, hasOut       bool

@@ -94,3 +94,9 @@ func (l *layout) asyncable(op string) error {
 	}
 	return nil
 }
+
+// uses2Buffers reports whether a launch takes a second buffer (VkFFT's inputBuffer): the
+// real data of an out-of-place R2C plan, or src of a strided plan.
+func (p *plan) uses2Buffers() bool {
+	return (p.l.kind == kindR2C && !p.l.cfg.RealInPlace) || p.l.strided
+}

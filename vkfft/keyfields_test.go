@@ -1,0 +1,58 @@
+package vkfft
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// keyVariants changes one Config field each, from a base that is valid for every kind,
+// in a way that changes the transform. A Config field without an entry fails
+// TestCacheKeysCoverEveryField: add one, and the field to planKey and kcacheKey.
+var keyVariants = map[string]func(c *Config){
+	"Shape":       func(c *Config) { c.Shape = []int{8, 8, 12} },
+	"Batch":       func(c *Config) { c.Batch = 3 },
+	"Norm":        func(c *Config) { c.Norm = NormForward },
+	"LUT":         func(c *Config) { c.LUT = LUTOff },
+	"Tuning":      func(c *Config) { c.Tuning.AimThreads = 64 },
+	"Axes":        func(c *Config) { c.Axes = []int{0, 2} },
+	"InStrides":   func(c *Config) { c.InStrides = []int{160, 20, 1} },
+	"OutStrides":  func(c *Config) { c.OutStrides = []int{160, 20, 1} },
+	"Storage":     func(c *Config) { c.Storage = StorageFloatComputeDouble },
+	"RealInPlace": func(c *Config) { c.RealInPlace = true },
+}
+
+// Both plan caches key plans by every Config field and by the plan's kind: two
+// configurations that differ in any one field, or an R2R kind, never share an entry in
+// memory (planKey) or on disk (kcacheKey), so no plan is handed the kernels of another.
+func TestCacheKeysCoverEveryField(t *testing.T) {
+	base := Config{Shape: []int{8, 8, 16}}
+	id := identFor(&testDev.info)
+	diskKey := func(cfg Config, k kind, r2r R2RKind) []byte {
+		l, err := validateKind(cfg, k, 8, r2r)
+		require.NoError(t, err, "%+v", cfg)
+		return kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)})
+	}
+	rt := reflect.TypeOf(Config{})
+	for i := 0; i < rt.NumField(); i++ {
+		name := rt.Field(i).Name
+		mod, ok := keyVariants[name]
+		require.True(t, ok, "Config.%s has no entry in keyVariants: make planKey and kcacheKey cover it", name)
+		cfg := cloneConfig(base)
+		mod(&cfg)
+		k := kindC2C
+		if name == "RealInPlace" {
+			k = kindR2C
+		}
+		bk, ok1 := keyOf(base, k, 8)
+		vk, ok2 := keyOf(cfg, k, 8)
+		require.True(t, ok1 && ok2)
+		require.NotEqual(t, bk, vk, "planKey ignores Config.%s", name)
+		require.False(t, bytes.Equal(diskKey(base, k, 0), diskKey(cfg, k, 0)), "kcacheKey ignores Config.%s", name)
+	}
+	// the real-to-real kind is part of both identities too
+	require.False(t, bytes.Equal(diskKey(base, kindR2R, DCT2), diskKey(base, kindR2R, DST2)))
+	require.False(t, bytes.Equal(diskKey(base, kindR2R, DCT2), diskKey(base, kindC2C, 0)))
+}
