@@ -126,3 +126,11 @@ func (p *plan) runSameKind(inverse bool, dst, src *buffer) error {
 	}
 	return p.runDevice(inverse, dst, nil, from)
 }
+
+// ForwardNative transforms device memory given as native handles (see Buffer.Native):
+// src and dst hold Len values (fp16 for StorageHalf); dst may equal src. Like
+// ForwardBuffer the work is only queued; native handles carry no size to check.
+func (p *R2RPlan[T]) ForwardNative(dst, src uint64) error { return p.p.runNative(false, dst, src) }
+
+// InverseNative is the inverse of ForwardNative.
+func (p *R2RPlan[T]) InverseNative(dst, src uint64) error { return p.p.runNative(true, dst, src) }

@@ -100,3 +100,21 @@ func (l *layout) asyncable(op string) error {
 func (p *plan) uses2Buffers() bool {
 	return (p.l.kind == kindR2C && !p.l.cfg.RealInPlace) || p.l.strided
 }
+
+// Spans returns the elements a src (in) and a dst (out) buffer must hold at least: what
+// InStrides and OutStrides reach over all batches, or Len for a contiguous plan.
+func (p *Plan[T]) Spans() (in, out int) { return p.p.l.inSpan, p.p.l.outSpan }
+
+// Spans returns the elements the real data (in) and the spectrum (out) buffers must hold
+// at least: what InStrides and OutStrides reach over all batches, or RealLen and
+// ComplexLen for a contiguous plan (ComplexLen both for RealInPlace, whose real data
+// lives in the spectrum's buffer).
+func (p *RealPlan[R, C]) Spans() (in, out int) {
+	if p.p.l.cfg.RealInPlace {
+		return p.p.l.outSpan, p.p.l.outSpan
+	}
+	return p.p.l.inSpan, p.p.l.outSpan
+}
+
+// Spans returns the elements a src (in) and a dst (out) buffer must hold at least.
+func (p *R2RPlan[T]) Spans() (in, out int) { return p.p.l.inSpan, p.p.l.outSpan }
