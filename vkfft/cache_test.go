@@ -239,7 +239,7 @@ func TestPlanCacheRealAndErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrPrecision)
 	_, err = CachedPlan[complex64](d, Config{})
 	require.ErrorIs(t, err, ErrInvalidShape)
-	_, err = CachedPlan[complex64](d, Config{Shape: []int{1, 2, 3, 4}})
+	_, err = CachedPlan[complex64](d, Config{Shape: []int{1, 2, 3, 4, 5}})
 	require.ErrorIs(t, err, ErrInvalidShape)
 	_, err = CachedPlan[complex64](d, Config{Shape: []int{8}, Batch: -1})
 	require.ErrorIs(t, err, ErrInvalidBatch)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -55,4 +56,38 @@ func TestCacheKeysCoverEveryField(t *testing.T) {
 	// the real-to-real kind is part of both identities too
 	require.False(t, bytes.Equal(diskKey(base, kindR2R, DCT2), diskKey(base, kindR2R, DST2)))
 	require.False(t, bytes.Equal(diskKey(base, kindR2R, DCT2), diskKey(base, kindC2C, 0)))
+}
+
+// planKey stays a map key Go stores inline (128 bytes at most): above that every insert
+// into the plan cache allocates, and a cache hit would no longer be allocation-free.
+func TestPlanKeyIsSmall(t *testing.T) {
+	require.LessOrEqual(t, unsafe.Sizeof(planKey{}), uintptr(128))
+}
+
+// The cache key holds a hash of the strides: a lookup whose strides differ from the
+// cached plan's (a hash collision, forced here) builds its own plan instead of taking it.
+func TestPlanCacheStrideHashCollision(t *testing.T) {
+	d := pcDevice(t)
+	a := Config{Shape: []int{4, 6}, InStrides: []int{8, 1}}
+	b := Config{Shape: []int{4, 6}, InStrides: []int{7, 1}}
+	la, err := CachedPlan[complex64](d, a)
+	require.NoError(t, err)
+	pa := la.Plan()
+	la.Release()
+	key, ok := keyOf(a, kindC2C, 8)
+	require.True(t, ok)
+	built := false
+	e, err := cachedGet(d, key, &b, func() (any, *plan, error) {
+		built = true
+		p, err := NewPlan[complex64](d, b)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, p.p, nil
+	})
+	require.NoError(t, err)
+	require.True(t, built, "the plan with other strides was not handed out")
+	require.NotSame(t, pa.p, e.inner)
+	require.Equal(t, []int{7, 1}, e.inner.l.cfg.InStrides)
+	d.PlanCache().release(e, e.gen.Load())
 }

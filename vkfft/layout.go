@@ -494,24 +494,27 @@ func layoutKey(kv func(string, any), l *layout) {
 }
 
 // layoutKeyPart is the part of the in-memory plan cache's key (planKey) that the layout
-// fields of Config make: fixed-size, so a lookup allocates nothing.
+// fields of Config make. It is small on purpose: a map key above 128 bytes is stored
+// out of line, so every insert into the cache would allocate. Strides enter as a hash,
+// and a hit is checked against the plan's own strides (sameStridesAs).
 type layoutKeyPart struct {
-	sel                 [maxRank]bool
-	inStride, outStride [maxRank]int
-	hasIn, hasOut       bool
-	storage             Storage
-	realInPlace         bool
+	sel         uint8 // bit i: axis i is transformed
+	storage     int8
+	realInPlace bool
+	strided     bool
+	strides     uint64 // FNV-1a of InStrides and OutStrides
 }
 
 // layoutKeyOf builds cfg's layoutKeyPart, or reports false when cfg's axes or strides
 // cannot be valid (validate then names the problem).
 func layoutKeyOf(cfg Config) (layoutKeyPart, bool) {
-	k := layoutKeyPart{storage: cfg.Storage, realInPlace: cfg.RealInPlace}
+	k := layoutKeyPart{storage: int8(cfg.Storage), realInPlace: cfg.RealInPlace}
+	if cfg.Storage != Storage(k.storage) {
+		return k, false
+	}
 	rank := len(cfg.Shape)
 	if cfg.Axes == nil {
-		for i := 0; i < rank; i++ {
-			k.sel[i] = true
-		}
+		k.sel = 1<<rank - 1
 	} else {
 		if len(cfg.Axes) == 0 {
 			return k, false
@@ -520,25 +523,31 @@ func layoutKeyOf(cfg Config) (layoutKeyPart, bool) {
 			if a < 0 {
 				a += rank
 			}
-			if a < 0 || a >= rank || k.sel[a] {
+			if a < 0 || a >= rank || k.sel&(1<<a) != 0 {
 				return k, false
 			}
-			k.sel[a] = true
+			k.sel |= 1 << a
 		}
 	}
-	if cfg.InStrides != nil {
-		if len(cfg.InStrides) != rank {
-			return k, false
-		}
-		k.hasIn = true
-		copy(k.inStride[:], cfg.InStrides)
+	if (cfg.InStrides != nil && len(cfg.InStrides) != rank) || (cfg.OutStrides != nil && len(cfg.OutStrides) != rank) {
+		return k, false
 	}
-	if cfg.OutStrides != nil {
-		if len(cfg.OutStrides) != rank {
-			return k, false
+	if cfg.InStrides != nil || cfg.OutStrides != nil {
+		k.strided = true
+		h := uint64(14695981039346656037)
+		for _, s := range [2][]int{cfg.InStrides, cfg.OutStrides} {
+			h = (h ^ uint64(len(s))) * 1099511628211
+			for _, v := range s {
+				h = (h ^ uint64(v)) * 1099511628211
+			}
 		}
-		k.hasOut = true
-		copy(k.outStride[:], cfg.OutStrides)
+		k.strides = h
 	}
 	return k, true
+}
+
+// sameStridesAs reports whether p was built with cfg's strides (the cache key holds a
+// hash of them only).
+func (p *plan) sameStridesAs(cfg *Config) bool {
+	return slices.Equal(p.l.cfg.InStrides, cfg.InStrides) && slices.Equal(p.l.cfg.OutStrides, cfg.OutStrides)
 }
