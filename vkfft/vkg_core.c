@@ -447,6 +447,8 @@ void vkg_plan_io_buffers(vkg_plan *plan, int inverse, vkg_mem *in, vkg_mem *out)
 int vkg_plan_check_io(vkg_plan *plan, int inverse, uint64_t dst_bytes, uint64_t src_bytes, vkg_status *st)
 {
 	uint64_t in_bytes, out_bytes;
+	if (plan->params.strided) /* its layouts describe device memory; host data is contiguous */
+		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "a strided plan runs on device memory only");
 	vkg_plan_io_bytes(plan, inverse, &in_bytes, &out_bytes);
 	if (src_bytes != in_bytes || dst_bytes != out_bytes)
 		return vkg_fail(st, VKG_ERR_INVALID, 0, "buffer sizes %llu -> %llu bytes do not match the plan",

@@ -97,7 +97,7 @@ func classPlot(class string, results []checkResult) (string, error) {
 	p.X.Label.Text = "points"
 	p.Y.Label.Text = "max error / max |reference|"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: 0}
 	p.Legend.Top = true
 	type key struct {
 		prec    string

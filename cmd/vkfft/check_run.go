@@ -8,6 +8,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -124,7 +125,13 @@ func quantize(v float64, half bool) float64 {
 	return v
 }
 
-func rng(c checkCase) *rand.Rand { return rand.New(rand.NewPCG(uint64(c.ID)+1, 0x766b666674)) }
+// rng seeds a case's data by its description, so a case sees the same data whatever
+// else runs (-classes) or in which order.
+func rng(c checkCase) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(c.String()))
+	return rand.New(rand.NewPCG(h.Sum64(), 0x766b666674))
+}
 
 func checkC2C[T vkfft.Complex](dev *vkfft.Device, r *checkResult) error {
 	cfg, err := r.config()

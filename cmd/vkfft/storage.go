@@ -53,8 +53,9 @@ func runStorage(args []string) error {
 	fmt.Printf("%-16s %-28s %12s %9s %10s %10s %9s\n", "shape", "storage", "fwd+inv", "×default", "LInf err", "L2 err", "bytes")
 	for _, s := range specs {
 		var base time.Duration
+		refs := map[bool][]complex128{} // the reference per input: fp16-rounded or not
 		for i, m := range storageModes {
-			r, err := storageOne(dev, s, m.storage, m.double, *minTime, *refPoints)
+			r, err := storageOne(dev, s, m.storage, m.double, *minTime, *refPoints, refs)
 			name := s.String()
 			if i > 0 {
 				name = ""
@@ -94,7 +95,8 @@ func fmtBytes(b int64) string {
 }
 
 // storageOne times one mode on a shape and measures its forward error.
-func storageOne(dev *vkfft.Device, s benchSpec, st vkfft.Storage, double bool, minTime time.Duration, refPoints int) (storageResult, error) {
+func storageOne(dev *vkfft.Device, s benchSpec, st vkfft.Storage, double bool, minTime time.Duration, refPoints int,
+	refs map[bool][]complex128) (storageResult, error) {
 	cfg := vkfft.Config{Shape: s.shape, Batch: s.batch, Storage: st}
 	n := 1
 	for _, d := range s.shape {
@@ -111,11 +113,16 @@ func storageOne(dev *vkfft.Device, s benchSpec, st vkfft.Storage, double bool, m
 		}
 		x[i] = v
 	}
-	ref := make([]complex128, refBatches*n)
-	for i := range ref {
-		ref[i] = complex128(x[i])
+	half := st == vkfft.StorageHalf
+	want := refs[half]
+	if want == nil {
+		ref := make([]complex128, refBatches*n)
+		for i := range ref {
+			ref[i] = complex128(x[i])
+		}
+		want = fftref.FFTN(ref, s.shape, nil, refBatches, false)
+		refs[half] = want
 	}
-	want := fftref.FFTN(ref, s.shape, nil, refBatches, false)
 	var r storageResult
 	got := make([]complex128, len(want))
 	switch {
