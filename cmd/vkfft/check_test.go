@@ -133,4 +133,3 @@ func TestCheckCaseLists(t *testing.T) {
 	require.LessOrEqual(t, len(quickCases()), 40)
 	require.GreaterOrEqual(t, len(fullCases()), 250)
 }
-
