@@ -251,6 +251,7 @@ type planDesc struct {
 	cfg    vkfft.Config
 	r2c    bool
 	double bool
+	r2r    vkfft.R2RKind // kind VKFFTGO_R2R (desc_ext.go)
 }
 
 // maxDescSize bounds how far past the known fields a newer caller's descriptor is read.
@@ -263,18 +264,18 @@ func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
 	var pd planDesc
 	known := uintptr(C.sizeof_vkfftgo_plan_desc)
 	size := uintptr(user.size)
-	if size < descSizeV1 || (size < known && size%8 != 0) {
+	if size < descV1Size {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes (%d in the oldest header): initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
-			size, known, descSizeV1)
+			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes (%d in its first version): initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
+			size, known, descV1Size)
+	}
+	if size > maxDescSize {
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d: not a descriptor", size)
 	}
 	// an older caller's descriptor ends early: the fields it lacks read as zero
 	var desc C.vkfftgo_plan_desc
 	copy(unsafe.Slice((*byte)(unsafe.Pointer(&desc)), known),
 		unsafe.Slice((*byte)(unsafe.Pointer(user)), min(size, known)))
-	if size > maxDescSize {
-		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d: not a descriptor", size)
-	}
 	if size > known {
 		tail := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(user), known)), size-known)
 		for i, b := range tail {
@@ -289,8 +290,9 @@ func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
 	case C.VKFFTGO_C2C:
 	case C.VKFFTGO_R2C:
 		pd.r2c = true
+	case C.VKFFTGO_R2R: // desc_ext.go reads r2r_kind
 	default:
-		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->kind is %d; want VKFFTGO_C2C or VKFFTGO_R2C", desc.kind)
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->kind is %d; want VKFFTGO_C2C, VKFFTGO_R2C or VKFFTGO_R2R", desc.kind)
 	}
 	switch desc.precision {
 	case C.VKFFTGO_SINGLE:
@@ -320,74 +322,20 @@ func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
 	default:
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->lut is %d; want a VKFFTGO_LUT_* value", desc.lut)
 	}
-	if desc.rank < 1 || desc.rank > C.VKFFTGO_MAX_RANK {
-		return pd, errorf(C.VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is %d; want 1, 2 or 3", desc.rank)
+	if desc.rank < 1 || desc.rank > maxDescRank(size) {
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is %d; want 1 to %d", desc.rank, maxDescRank(size))
 	}
 	pd.cfg.Shape = make([]int, desc.rank)
 	for i := range pd.cfg.Shape {
-		pd.cfg.Shape[i] = int(desc.shape[i])
+		pd.cfg.Shape[i] = descDim(&desc, i)
 	}
 	pd.cfg.Batch = int(desc.batch)
 	pd.cfg.Tuning = vkfft.Tuning{CoalescedMemory: int(desc.coalesced_memory),
-		AimThreads: int(desc.aim_threads), RegisterBoost: int(desc.register_boost),
-		RegisterBoost4Step: int(desc.register_boost_4step), BandwidthBoost: int(desc.bandwidth_boost),
-		SwapTo3Stage4Step: int(desc.swap_to_3stage_4step), SharedMemory: int(desc.shared_memory),
-		BluesteinSize: int(desc.bluestein_size)}
-	for i := range pd.cfg.Tuning.GroupedBatch {
-		pd.cfg.Tuning.GroupedBatch[i] = int(desc.grouped_batch[i])
+		AimThreads: int(desc.aim_threads), RegisterBoost: int(desc.register_boost)}
+	if err := readDescTune(&desc, &pd); err != nil {
+		return pd, err
 	}
-	switch desc.tuning_lut {
-	case C.VKFFTGO_LUT_DEFAULT:
-	case C.VKFFTGO_LUT_ON:
-		pd.cfg.Tuning.LUT = vkfft.LUTOn
-	case C.VKFFTGO_LUT_OFF:
-		pd.cfg.Tuning.LUT = vkfft.LUTOff
-	default:
-		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->tuning_lut is %d; want a VKFFTGO_LUT_* value",
-			desc.tuning_lut)
-	}
-	if desc.tune < C.VKFFTGO_TUNE_DEFAULT || desc.tune > C.VKFFTGO_TUNE_REFRESH {
-		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->tune is %d; want a VKFFTGO_TUNE_* value", desc.tune)
-	}
-	pd.cfg.Tune = vkfft.TuneMode(desc.tune) // the same numbering
-	return pd, nil
-}
-
-// descSizeV1 is the size of the first vkfftgo_plan_desc (up to register_boost): older
-// callers' descriptors are at least this long.
-var descSizeV1 = unsafe.Offsetof(C.vkfftgo_plan_desc{}.tune)
-
-// writeDesc fills a caller's descriptor (as long as its size says) from a plan's
-// configuration.
-func writeDesc(user *C.vkfftgo_plan_desc, cfg vkfft.Config, r2c, double bool) {
-	var d C.vkfftgo_plan_desc
-	d.size = user.size
-	if r2c {
-		d.kind = C.VKFFTGO_R2C
-	}
-	if double {
-		d.precision = C.VKFFTGO_DOUBLE
-	}
-	d.norm = C.int32_t(cfg.Norm) // NormBackward, NormOrtho, NormForward: VKFFTGO_NORM_* order
-	d.lut = C.int32_t(cfg.LUT)   // LUTDefault, LUTOn, LUTOff: VKFFTGO_LUT_* order
-	d.rank = C.int32_t(len(cfg.Shape))
-	for i, n := range cfg.Shape {
-		d.shape[i] = C.int64_t(n)
-	}
-	d.batch = C.int64_t(cfg.Batch)
-	t := cfg.Tuning
-	d.coalesced_memory, d.aim_threads, d.register_boost = C.int64_t(t.CoalescedMemory),
-		C.int64_t(t.AimThreads), C.int64_t(t.RegisterBoost)
-	d.tune = C.int32_t(cfg.Tune)
-	d.tuning_lut = C.int32_t(t.LUT)
-	d.register_boost_4step, d.bandwidth_boost = C.int64_t(t.RegisterBoost4Step), C.int64_t(t.BandwidthBoost)
-	d.swap_to_3stage_4step, d.shared_memory = C.int64_t(t.SwapTo3Stage4Step), C.int64_t(t.SharedMemory)
-	d.bluestein_size = C.int64_t(t.BluesteinSize)
-	for i, g := range t.GroupedBatch {
-		d.grouped_batch[i] = C.int64_t(g)
-	}
-	n := min(uintptr(user.size), C.sizeof_vkfftgo_plan_desc)
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(user)), n), unsafe.Slice((*byte)(unsafe.Pointer(&d)), n))
+	return pd, readDescExt(&desc, size, &pd)
 }
 
 func versionString() string {
@@ -397,6 +345,9 @@ func versionString() string {
 
 // newCPlan builds the vkfft plan a descriptor asks for.
 func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
+	if p, ok, err := newCPlanExt(d, pd); ok { // desc_ext.go
+		return p, err
+	}
 	p := &cplan{dev: d}
 	var err error
 	switch {
@@ -425,6 +376,8 @@ func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
 
 func (p *cplan) close() error {
 	switch {
+	case p.x != nil:
+		return p.x.close()
 	case p.c64 != nil:
 		return p.c64.Close()
 	case p.c128 != nil:
@@ -438,6 +391,8 @@ func (p *cplan) close() error {
 // sizes returns the bytes of the output and the input of a transform.
 func (p *cplan) sizes(inverse bool) (out, in int64) {
 	switch {
+	case p.x != nil:
+		return p.x.sizes(inverse)
 	case p.rbytes == 0:
 		return p.cbytes, p.cbytes
 	case inverse:
@@ -450,6 +405,8 @@ func (p *cplan) sizes(inverse bool) (out, in int64) {
 // slices of the plan's element types (no copy, no allocation).
 func (p *cplan) host(inverse bool, out, in unsafe.Pointer) error {
 	switch {
+	case p.x != nil:
+		return p.x.host(inverse, out, in)
 	case p.c64 != nil:
 		n := p.c64.Len()
 		dst, src := unsafe.Slice((*complex64)(out), n), unsafe.Slice((*complex64)(in), n)
@@ -481,6 +438,8 @@ func (p *cplan) host(inverse bool, out, in unsafe.Pointer) error {
 // native runs a transform on device memory given as native handles.
 func (p *cplan) native(inverse bool, out, in uint64) error {
 	switch {
+	case p.x != nil:
+		return p.x.native(inverse, out, in)
 	case p.c64 != nil:
 		if inverse {
 			return p.c64.InverseNative(out, in)
@@ -549,51 +508,6 @@ func vkfftgo_plan_destroy(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	freeToken(p.token)
 	return ret(fn, err)
 }
-
-//export vkfftgo_plan_tuned
-func vkfftgo_plan_tuned(h *C.vkfftgo_plan, desc *C.vkfftgo_plan_desc, source *C.int, defaultMs,
-	tunedMs *C.double) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_plan_tuned"
-	defer recoverTo(fn, &rc)
-	p, err := lookupPlan(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if desc == nil {
-		return fail(fn, errNull("desc"))
-	}
-	if uintptr(desc.size) < descSizeV1 || uintptr(desc.size) > maxDescSize {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"desc->size is %d: initialise the descriptor with VKFFTGO_PLAN_DESC_INIT", desc.size))
-	}
-	cfg, r := p.tuned()
-	writeDesc(desc, cfg, p.rbytes != 0, p.double())
-	if source != nil {
-		*source = C.int(r.Source) // TunedNone, TunedByHand, TunedStored, TunedMeasured: VKFFTGO_TUNED_* order
-	}
-	if defaultMs != nil {
-		*defaultMs = C.double(r.DefaultMs)
-	}
-	if tunedMs != nil {
-		*tunedMs = C.double(r.TunedMs)
-	}
-	return C.VKFFTGO_SUCCESS
-}
-
-// tuned returns the plan's configuration (with its tuning) and where the tuning came from.
-func (p *cplan) tuned() (vkfft.Config, vkfft.TuneResult) {
-	switch {
-	case p.c64 != nil:
-		return p.c64.Config(), p.c64.Tuned()
-	case p.c128 != nil:
-		return p.c128.Config(), p.c128.Tuned()
-	case p.r32 != nil:
-		return p.r32.Config(), p.r32.Tuned()
-	}
-	return p.r64.Config(), p.r64.Tuned()
-}
-
-func (p *cplan) double() bool { return p.c128 != nil || p.r64 != nil }
 
 //export vkfftgo_plan_bytes
 func vkfftgo_plan_bytes(h *C.vkfftgo_plan, complexBytes, realBytes *C.size_t) (rc C.vkfftgo_status) {
@@ -799,12 +713,12 @@ func vkfftgo_execute_buffer(h *C.vkfftgo_plan, dir C.int, outh, inh *C.vkfftgo_b
 		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_DEVICE, "a buffer belongs to another device than the plan"))
 	}
 	wantOut, wantIn := p.sizes(inverse)
-	if out.bytes != wantOut || in.bytes != wantIn {
+	if !p.buffersFit(out.bytes, in.bytes, wantOut, wantIn) {
 		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE,
 			"%s: out has %d bytes and in %d; the plan needs out %d and in %d bytes",
 			direction(inverse), out.bytes, in.bytes, wantOut, wantIn))
 	}
-	if p.rbytes != 0 && out == in {
+	if p.distinctBuffers() && out == in {
 		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "an R2C plan needs distinct in and out buffers"))
 	}
 	out.mu.RLock()

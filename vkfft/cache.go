@@ -25,7 +25,8 @@ const DefaultPlanCacheMaxPlans = 16
 type planKey struct {
 	shape  [maxRank]int
 	batch  int
-	tuning [12]int32 // Tuning, packed (tuningKey)
+	tuning [13]int32     // Tuning, packed (tuningKey)
+	lay    layoutKeyPart // axes, strides, storage, in-place (layout.go)
 	rank   int8
 	kind   int8
 	norm   int8
@@ -36,11 +37,11 @@ type planKey struct {
 
 // tuningKey packs a Tuning into the plan key; validate bounds every field well within
 // int32, so distinct tunings give distinct keys.
-func tuningKey(t Tuning) [12]int32 {
-	return [12]int32{int32(t.CoalescedMemory), int32(t.AimThreads), int32(t.RegisterBoost),
+func tuningKey(t Tuning) [13]int32 {
+	return [13]int32{int32(t.CoalescedMemory), int32(t.AimThreads), int32(t.RegisterBoost),
 		int32(t.RegisterBoost4Step), int32(t.GroupedBatch[0]), int32(t.GroupedBatch[1]),
-		int32(t.GroupedBatch[2]), int32(t.BandwidthBoost), int32(t.SwapTo3Stage4Step),
-		int32(t.SharedMemory), int32(t.BluesteinSize), int32(t.LUT)}
+		int32(t.GroupedBatch[2]), int32(t.GroupedBatch[3]), int32(t.BandwidthBoost),
+		int32(t.SwapTo3Stage4Step), int32(t.SharedMemory), int32(t.BluesteinSize), int32(t.LUT)}
 }
 
 // keyOf builds the key of cfg, or reports false when cfg cannot be valid (its rank, or
@@ -56,7 +57,9 @@ func keyOf(cfg Config, k kind, complexSize uintptr) (planKey, bool) {
 	if key.batch == 0 {
 		key.batch = 1
 	}
-	return key, true
+	var ok bool
+	key.lay, ok = layoutKeyOf(cfg)
+	return key, ok
 }
 
 // cacheEntry is one cached plan.
@@ -312,7 +315,7 @@ func (l lease) Release() {
 
 // cachedGet is the shared part of CachedPlan and CachedRealPlan: it returns a leased
 // entry of key, building the plan with build on a miss.
-func cachedGet(d *Device, key planKey, build func() (any, *plan, error)) (*cacheEntry, error) {
+func cachedGet(d *Device, key planKey, cfg *Config, build func() (any, *plan, error)) (*cacheEntry, error) {
 	if d == nil {
 		return nil, opError("cached plan", fmt.Errorf("%w: nil device", ErrInvalidArgument))
 	}
@@ -325,8 +328,12 @@ func cachedGet(d *Device, key planKey, build func() (any, *plan, error)) (*cache
 		if e == nil {
 			break
 		}
-		if !e.inner.closed() {
+		if !e.inner.closed() && e.inner.sameStridesAs(cfg) {
 			return e, nil
+		}
+		if !e.inner.closed() { // a stride-hash collision: leave it for its own config
+			c.release(e, e.gen.Load())
+			break
 		}
 		// closed under the cache (device closed, or the holder closed the plan): drop it
 		c.release(e, e.gen.Load())
@@ -354,7 +361,7 @@ func CachedPlan[T Complex](d *Device, cfg Config) (PlanLease[T], error) {
 		_, err := NewPlan[T](d, cfg) // reports the invalid shape
 		return PlanLease[T]{}, err
 	}
-	e, err := cachedGet(d, key, func() (any, *plan, error) {
+	e, err := cachedGet(d, key, &cfg, func() (any, *plan, error) {
 		p, err := NewPlan[T](d, cfg)
 		if err != nil {
 			return nil, nil, err
@@ -435,7 +442,7 @@ func CachedRealPlan[R Real, C Complex](d *Device, cfg Config) (RealPlanLease[R, 
 		_, err := NewRealPlan[R, C](d, cfg) // reports the invalid shape or precision
 		return RealPlanLease[R, C]{}, err
 	}
-	e, err := cachedGet(d, key, func() (any, *plan, error) {
+	e, err := cachedGet(d, key, &cfg, func() (any, *plan, error) {
 		p, err := NewRealPlan[R, C](d, cfg)
 		if err != nil {
 			return nil, nil, err

@@ -333,6 +333,7 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("out_of_place", p.outOfPlace)
 	kv("complex_bytes", l.complexBytes)
 	kv("real_bytes", l.realBytes)
+	layoutKey(kv, l)
 	return b.Bytes()
 }
 

@@ -16,8 +16,8 @@ package vkfft
 // when the plan has none (R2C, or it could not be built). The caller holds p.mu and
 // has checked that the plan is open, so the device is open too.
 func (p *plan) outOfPlace() planHandle {
-	if p.oop != nil || p.oopFailed || p.l.kind != kindC2C {
-		return p.oop
+	if p.oop != nil || p.oopFailed || p.l.kind != kindC2C || p.l.strided || p.l.cfg.Storage != StorageDefault {
+		return p.oop // strided plans read their input buffer already; other storage keeps the copy
 	}
 	params := p.params(true)
 	h, _, err := planCreateCached(p.dev.h, &p.dev.info, &params)

@@ -145,6 +145,9 @@ func (p *Plan[T]) Tuned() TuneResult { return p.p.tuned }
 // Tuned reports the plan's launch parameters and where they came from.
 func (p *RealPlan[R, C]) Tuned() TuneResult { return p.p.tuned }
 
+// Tuned reports the plan's launch parameters and where they came from.
+func (p *R2RPlan[T]) Tuned() TuneResult { return p.p.tuned }
+
 // tuneProgress receives the tuner's progress lines (SetTuneProgress).
 var tuneProgress struct {
 	mu sync.Mutex
@@ -258,7 +261,7 @@ func (p *plan) resolveTuning(h deviceHandle, opt planOptions) error {
 	if err != nil {
 		return err
 	}
-	if mode == TuneOff || len(opt.loadBlob) > 0 {
+	if mode == TuneOff || len(opt.loadBlob) > 0 || !tunable(l) {
 		return nil
 	}
 	key := tuneKey(&p.dev.info, l)
@@ -286,6 +289,15 @@ func (p *plan) resolveTuning(h deviceHandle, opt planOptions) error {
 	tuneStore(key, rec)
 	p.useTuning(rec, TunedMeasured)
 	return nil
+}
+
+// tunable says whether the tuner can measure plans of l: complex and real-to-complex
+// transforms of contiguous data in their own precision (its checks read the plan's
+// buffers as floats of that precision). Other layouts keep VkFFT's defaults unless a
+// Tuning is given by hand.
+func tunable(l *layout) bool {
+	return (l.kind == kindC2C || l.kind == kindR2C) && !l.strided && !l.cfg.RealInPlace &&
+		l.cfg.Storage == StorageDefault
 }
 
 func (p *plan) useTuning(rec tuneRecord, src TuneSource) {

@@ -122,16 +122,14 @@ func encodeTuning(r tuneRecord) []byte {
 	fmt.Fprintf(&b, "aim_threads=%d\n", t.AimThreads)
 	fmt.Fprintf(&b, "register_boost=%d\n", t.RegisterBoost)
 	fmt.Fprintf(&b, "register_boost_4step=%d\n", t.RegisterBoost4Step)
-	fmt.Fprintf(&b, "grouped_batch=%d,%d,%d\n", t.GroupedBatch[0], t.GroupedBatch[1], t.GroupedBatch[2])
+	fmt.Fprintf(&b, "grouped_batch=%s\n", joinInts(t.GroupedBatch[:]))
 	fmt.Fprintf(&b, "bandwidth_boost=%d\n", t.BandwidthBoost)
 	fmt.Fprintf(&b, "swap_to_3stage_4step=%d\n", t.SwapTo3Stage4Step)
 	fmt.Fprintf(&b, "shared_memory=%d\n", t.SharedMemory)
 	fmt.Fprintf(&b, "bluestein_size=%d\n", t.BluesteinSize)
 	fmt.Fprintf(&b, "lut=%d\n", int(t.LUT))
 	o := r.oop
-	fmt.Fprintf(&b, "oop=%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", o.CoalescedMemory, o.AimThreads, o.RegisterBoost,
-		o.RegisterBoost4Step, o.GroupedBatch[0], o.GroupedBatch[1], o.GroupedBatch[2], o.BandwidthBoost,
-		o.SwapTo3Stage4Step, o.SharedMemory, o.BluesteinSize, int(o.LUT))
+	fmt.Fprintf(&b, "oop=%s\n", joinInts(tuningFields(&o)))
 	fmt.Fprintf(&b, "oop_ms=%s\n", strconv.FormatFloat(r.oopMs, 'g', -1, 64))
 	fmt.Fprintf(&b, "default_ms=%s\n", strconv.FormatFloat(r.defaultMs, 'g', -1, 64))
 	fmt.Fprintf(&b, "tuned_ms=%s\n", strconv.FormatFloat(r.tunedMs, 'g', -1, 64))
@@ -178,10 +176,7 @@ func decodeTuning(payload []byte) (tuneRecord, error) {
 				err = fmt.Errorf("out of range")
 			}
 		case k == "oop":
-			o := &r.oop
-			dst := []*int{&o.CoalescedMemory, &o.AimThreads, &o.RegisterBoost, &o.RegisterBoost4Step,
-				&o.GroupedBatch[0], &o.GroupedBatch[1], &o.GroupedBatch[2], &o.BandwidthBoost,
-				&o.SwapTo3Stage4Step, &o.SharedMemory, &o.BluesteinSize, (*int)(&o.LUT)}
+			dst := tuningFieldPtrs(&r.oop)
 			f := strings.Split(v, ",")
 			if len(f) != len(dst) {
 				err = fmt.Errorf("%d values", len(f))
@@ -219,6 +214,31 @@ func decodeTuning(payload []byte) (tuneRecord, error) {
 	}
 	r.elapsed = time.Duration(elapsedMs) * time.Millisecond
 	return r, nil
+}
+
+// tuningFieldPtrs lists a Tuning's fields in the order of a stored "oop=" line.
+func tuningFieldPtrs(t *Tuning) []*int {
+	out := []*int{&t.CoalescedMemory, &t.AimThreads, &t.RegisterBoost, &t.RegisterBoost4Step}
+	for i := range t.GroupedBatch {
+		out = append(out, &t.GroupedBatch[i])
+	}
+	return append(out, &t.BandwidthBoost, &t.SwapTo3Stage4Step, &t.SharedMemory, &t.BluesteinSize, (*int)(&t.LUT))
+}
+
+func tuningFields(t *Tuning) []int {
+	var out []int
+	for _, p := range tuningFieldPtrs(t) {
+		out = append(out, *p)
+	}
+	return out
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
 }
 
 // TunedEntry is a stored tuning as ListTunings reports it.
