@@ -431,7 +431,7 @@ func TestTuneWithoutDiskCache(t *testing.T) {
 
 func TestTuningString(t *testing.T) {
 	require.Equal(t, "defaults", Tuning{}.String())
-	require.Equal(t, "coalesced=64 threads=256 grouped=[4 0 0] bwboost=-1 lut=off",
+	require.Equal(t, "coalesced=64 threads=256 grouped=[4 0 0 0] bwboost=-1 lut=off",
 		Tuning{CoalescedMemory: 64, AimThreads: 256, GroupedBatch: [maxRank]int{4}, BandwidthBoost: -1,
 			LUT: LUTOff}.String())
 	require.True(t, errors.Is(Tuning{AimThreads: -1}.check(1), ErrInvalidArgument))
