@@ -101,28 +101,33 @@ static void tune(int second_run)
 		desc.tuning_lut = 7;
 		EXPECT_FAIL(vkfftgo_plan_create(dev, &desc, &p), VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->tuning_lut is 7");
 	}
-	/* a descriptor of the oldest header: it ends before tune; what lies beyond is not read */
+	/* descriptors of older headers: the first one (ending before shape3) and 0.2's before
+	 * the tuning fields (ending before tune); what lies beyond their size is not read */
 	{
-		size_t v1 = offsetof(vkfftgo_plan_desc, tune);
+		size_t sizes[2] = {offsetof(vkfftgo_plan_desc, shape3), offsetof(vkfftgo_plan_desc, tune)};
+		for (int k = 0; k < 2; k++) {
+			vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+			desc.size = (uint32_t)sizes[k];
+			desc.rank = 1;
+			desc.shape[0] = 64;
+			desc.tune = 77; /* beyond the caller's size: ignored */
+			CHECK(vkfftgo_plan_create(dev, &desc, &p));
+			memset(&d, 0xAB, sizeof d);
+			d.size = (uint32_t)sizes[k];
+			CHECK(vkfftgo_plan_tuned(p, &d, NULL, NULL, NULL));
+			if (d.shape[0] != 64 || d.tune != (int32_t)0xABABABAB) {
+				fprintf(stderr, "descriptor of %zu bytes: shape %lld, tune written past the size (%d)\n",
+					sizes[k], (long long)d.shape[0], d.tune);
+				exit(1);
+			}
+			CHECK(vkfftgo_plan_destroy(p));
+		}
 		vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
-		desc.size = (uint32_t)v1;
+		desc.size = (uint32_t)sizes[0] - 8;
 		desc.rank = 1;
 		desc.shape[0] = 64;
-		desc.tune = 77; /* beyond the caller's size: ignored */
-		desc.aim_threads = 0;
-		CHECK(vkfftgo_plan_create(dev, &desc, &p));
-		memset(&d, 0xAB, sizeof d);
-		d.size = (uint32_t)v1;
-		CHECK(vkfftgo_plan_tuned(p, &d, NULL, NULL, NULL));
-		if (d.shape[0] != 64 || d.tune != (int32_t)0xABABABAB) {
-			fprintf(stderr, "old-size descriptor: shape %lld, tune written past the size (%d)\n",
-				(long long)d.shape[0], d.tune);
-			exit(1);
-		}
-		CHECK(vkfftgo_plan_destroy(p));
-		desc.size = (uint32_t)v1 - 8;
 		EXPECT_FAIL(vkfftgo_plan_create(dev, &desc, &p), VKFFTGO_ERROR_INVALID_ARGUMENT, "VKFFTGO_PLAN_DESC_INIT");
-		printf("  descriptors of %zu bytes (the oldest header) and %zu bytes (this one) both work\n", v1,
+		printf("  descriptors of %zu, %zu (older headers) and %zu bytes (this one) all work\n", sizes[0], sizes[1],
 		       sizeof(vkfftgo_plan_desc));
 	}
 }
