@@ -160,5 +160,11 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
  * and the scaling all go there, and wait synchronises that queue only. */
 int vkg_plan_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
 		    vkg_mem copy_from, uint64_t queue, double scale, int wait, vkg_status *st);
+/* One transform from device memory in to out, queued on the device's queue, with the
+ * context made current: a complex plan runs in place when out == in and copies in into
+ * out first otherwise; a real plan reads real in and writes complex out forward, and the
+ * other way inverse (in is scratch then for more than one axis). Sizes are the caller's
+ * to check. For the C API's per-call entry points. */
+int vkg_plan_run_io(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, double scale, vkg_status *st);
 
 #endif

@@ -341,6 +341,14 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 	return vkg_plan_run_on(plan, inverse, buffer, real_buffer, copy_from, 0, scale, wait, st);
 }
 
+int vkg_plan_run_io(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, double scale, vkg_status *st)
+{
+	if (plan->params.kind == VKG_R2C)
+		return inverse ? vkg_plan_run_device(plan, 1, in, out, 0, scale, 0, st)
+			       : vkg_plan_run_device(plan, 0, out, in, 0, scale, 0, st);
+	return vkg_plan_run_device(plan, inverse, out, 0, out == in ? 0 : in, scale, 0, st);
+}
+
 int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes, const void *src,
 		      uint64_t src_bytes, double scale, vkg_status *st)
 {

@@ -1,0 +1,31 @@
+// Package ccore hands the C API (capi) the C objects behind package vkfft's plans and
+// devices, so that its per-call entry points run in C without entering Go: creation and
+// destruction stay in Go, and the C side keeps what a call needs behind its handles.
+//
+// Package vkfft fills in the functions when it is initialised; only capi calls them.
+// Being internal, none of this is part of the public Go API.
+package ccore
+
+import "unsafe"
+
+// Plan is what a C call needs to run a plan without Go.
+type Plan struct {
+	Core     unsafe.Pointer // the plan's vkg_plan (vkfft/vkg.h); nil once closed
+	FwdScale float64        // the factor the forward output is multiplied by (norm=ortho, forward)
+	InvScale float64        // the same for the inverse (1 where VkFFT normalises itself)
+}
+
+// Device is what a C call needs of a device, and how its host transfers are staged.
+type Device struct {
+	Core             unsafe.Pointer // the device's vkg_device; nil once closed
+	StagingThreshold int64          // the default threshold (negative: off, e.g. a CPU device)
+	StagingSlotBytes int64          // size of each of a stager's two pinned slots
+	StagingThreads   int            // copy threads of a stager besides the caller's
+}
+
+var (
+	// PlanOf returns the C side of a *vkfft.BytePlan.
+	PlanOf func(plan any) Plan
+	// DeviceOf returns the C side of a *vkfft.Device.
+	DeviceOf func(device any) Device
+)
