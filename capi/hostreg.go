@@ -71,4 +71,3 @@ func vkfftgo_host_unregister(dh *C.vkfftgo_device, ptr unsafe.Pointer) (rc C.vkf
 	C.vkgc_range_remove(d.rec, C.uintptr_t(uintptr(ptr)))
 	return ret(fn, reg.Close())
 }
-
