@@ -1,0 +1,348 @@
+/* handles.c — generation-checked handles and the C per-call path:
+ *  1. the per-call functions never enter the library's Go runtime;
+ *  2. a destroyed handle is dead for good, also after its slot serves a new object;
+ *  3. made-up handle values and handles of another kind are refused, not followed;
+ *  4. destroying a plan or buffer, or closing the device, while other threads run
+ *     transforms on them gives those calls an error, never a crash.
+ *   cc -pthread handles.c $(pkg-config --cflags --libs vkfftgo) */
+#define _XOPEN_SOURCE 700 /* sigaltstack */
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "check.h"
+
+#define N 256 /* 1-D C2C of 256: 2048 bytes */
+
+static vkfftgo_device *dev;
+
+/* The Go runtime gives a C thread an alternate signal stack the first time the thread
+ * calls into Go, and keeps it while the thread lives: a fresh thread that still has
+ * none has never entered Go. */
+static int has_signal_stack(void)
+{
+	stack_t st;
+	sigaltstack(NULL, &st);
+	return !(st.ss_flags & SS_DISABLE);
+}
+
+struct hot {
+	vkfftgo_plan *plan, *dead;
+	vkfftgo_buffer *a, *b;
+	float *x, *y;
+	const char *entered; /* the first call after which the thread had entered Go */
+	int go_probe_works;  /* a Go-side call does give the thread a signal stack */
+};
+
+#define HOT(call)                                                                                  \
+	do {                                                                                       \
+		(void)(call);                                                                      \
+		if (!h->entered && has_signal_stack())                                             \
+			h->entered = #call;                                                        \
+	} while (0)
+
+static void *hot_thread(void *arg)
+{
+	struct hot *h = (struct hot *)arg;
+	size_t bytes = N * 8;
+	if (has_signal_stack()) {
+		h->entered = "(the thread had a signal stack before any call)";
+		return NULL;
+	}
+	/* successes, on every per-call function */
+	HOT(vkfftgo_execute(h->plan, VKFFTGO_FORWARD, h->y, bytes, h->x, bytes));
+	HOT(vkfftgo_forward(h->plan, h->y, h->x));
+	HOT(vkfftgo_inverse(h->plan, h->x, h->y));
+	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_FORWARD, h->b, h->a));
+	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_INVERSE, h->b, h->b));
+	HOT(vkfftgo_device_sync(dev));
+	HOT(vkfftgo_device_set_staging_threshold(dev, 0)); /* the next host call stages */
+	HOT(vkfftgo_forward(h->plan, h->y, h->x));
+	HOT(vkfftgo_device_set_staging_threshold(dev, -1));
+	HOT(vkfftgo_vkfft_version());
+	/* and failures, which set the message from C */
+	HOT(vkfftgo_execute(h->plan, VKFFTGO_FORWARD, h->y, 3, h->x, bytes));
+	HOT(vkfftgo_execute(h->plan, 0, h->y, bytes, h->x, bytes));
+	HOT(vkfftgo_forward(h->dead, h->y, h->x));
+	HOT(vkfftgo_forward(NULL, h->y, h->x));
+	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_FORWARD, NULL, h->a));
+	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_FORWARD, (vkfftgo_buffer *)dev, h->a));
+	HOT(vkfftgo_device_sync((vkfftgo_device *)h->plan));
+	HOT(vkfftgo_last_error());
+	HOT(vkfftgo_status_string(VKFFTGO_ERROR_CLOSED));
+	if (h->entered)
+		return NULL;
+	{ /* control: a function that is Go does show */
+		size_t cb = 0;
+		vkfftgo_plan_bytes(h->plan, &cb, NULL);
+		h->go_probe_works = has_signal_stack();
+	}
+	return NULL;
+}
+
+static void no_go_on_the_hot_path(void)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+	struct hot h;
+	pthread_t t;
+	size_t i, bytes = N * 8;
+	memset(&h, 0, sizeof h);
+	desc.rank = 1;
+	desc.shape[0] = N;
+	CHECK(vkfftgo_plan_create(dev, &desc, &h.plan));
+	CHECK(vkfftgo_plan_create(dev, &desc, &h.dead));
+	CHECK(vkfftgo_plan_destroy(h.dead));
+	CHECK(vkfftgo_buffer_create(dev, bytes, &h.a));
+	CHECK(vkfftgo_buffer_create(dev, bytes, &h.b));
+	h.x = (float *)malloc(bytes);
+	h.y = (float *)malloc(bytes);
+	for (i = 0; i < 2 * N; i++)
+		h.x[i] = (float)test_value(i);
+	CHECK(vkfftgo_buffer_upload(h.a, h.x, bytes));
+	pthread_create(&t, NULL, hot_thread, &h);
+	pthread_join(t, NULL);
+	if (h.entered) {
+		fprintf(stderr, "the thread entered the Go runtime in: %s\n", h.entered);
+		exit(1);
+	}
+	if (!h.go_probe_works) {
+		fprintf(stderr, "the probe cannot tell: a Go call left no signal stack on the thread\n");
+		exit(1);
+	}
+	CHECK(vkfftgo_buffer_destroy(h.a));
+	CHECK(vkfftgo_buffer_destroy(h.b));
+	CHECK(vkfftgo_plan_destroy(h.plan));
+	free(h.x);
+	free(h.y);
+	printf("handles: the per-call functions (successes and errors) never enter Go: OK\n");
+}
+
+static void stale_handles(void)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+	vkfftgo_plan *old = NULL, *fresh = NULL;
+	vkfftgo_buffer *oldb = NULL, *freshb = NULL;
+	vkfftgo_device *oldd = NULL, *freshd = NULL;
+	float x[2 * N], y[2 * N];
+	size_t bytes = sizeof x, i, cb;
+	for (i = 0; i < 2 * N; i++)
+		x[i] = (float)test_value(i);
+	desc.rank = 1;
+	desc.shape[0] = N;
+
+	/* a plan: create, destroy, create another (it takes the freed slot), use the old one */
+	CHECK(vkfftgo_plan_create(dev, &desc, &old));
+	CHECK(vkfftgo_plan_destroy(old));
+	CHECK(vkfftgo_plan_create(dev, &desc, &fresh));
+	if (fresh == old) {
+		fprintf(stderr, "a new plan got the destroyed plan's handle value\n");
+		exit(1);
+	}
+	EXPECT_FAIL(vkfftgo_execute(old, VKFFTGO_FORWARD, y, bytes, x, bytes), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "vkfftgo_execute|not a live plan handle");
+	EXPECT_FAIL(vkfftgo_forward(old, y, x), VKFFTGO_ERROR_INVALID_HANDLE, "not a live plan handle");
+	EXPECT_FAIL(vkfftgo_plan_bytes(old, &cb, NULL), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_plan_bytes");
+	EXPECT_FAIL(vkfftgo_plan_destroy(old), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_plan_destroy");
+	/* the new one still works (and was not destroyed by the stale destroy) */
+	CHECK(vkfftgo_execute(fresh, VKFFTGO_FORWARD, y, bytes, x, bytes));
+	CHECK(vkfftgo_inverse(fresh, y, y));
+	for (i = 0; i < 2 * N; i++)
+		if (fabsf(y[i] - x[i]) > 1e-5f) {
+			fprintf(stderr, "round trip through the new plan: element %zu is %g, want %g\n", i, y[i], x[i]);
+			exit(1);
+		}
+
+	/* a buffer */
+	CHECK(vkfftgo_buffer_create(dev, bytes, &oldb));
+	CHECK(vkfftgo_buffer_destroy(oldb));
+	CHECK(vkfftgo_buffer_create(dev, bytes, &freshb));
+	EXPECT_FAIL(vkfftgo_execute_buffer(fresh, VKFFTGO_FORWARD, oldb, oldb), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "vkfftgo_execute_buffer|out|not a live buffer handle");
+	EXPECT_FAIL(vkfftgo_buffer_upload(oldb, x, bytes), VKFFTGO_ERROR_INVALID_HANDLE, "not a live buffer handle");
+	EXPECT_FAIL(vkfftgo_buffer_destroy(oldb), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_buffer_destroy");
+	CHECK(vkfftgo_buffer_upload(freshb, x, bytes));
+	CHECK(vkfftgo_execute_buffer(fresh, VKFFTGO_FORWARD, freshb, freshb));
+	CHECK(vkfftgo_execute_buffer(fresh, VKFFTGO_INVERSE, freshb, freshb));
+	CHECK(vkfftgo_buffer_download(freshb, y, bytes));
+	for (i = 0; i < 2 * N; i++)
+		if (fabsf(y[i] - x[i]) > 1e-5f) {
+			fprintf(stderr, "round trip through the new buffer: element %zu is %g\n", i, y[i]);
+			exit(1);
+		}
+	CHECK(vkfftgo_buffer_destroy(freshb));
+	CHECK(vkfftgo_plan_destroy(fresh));
+
+	/* a device: the stale handle stays closed when another device is open */
+	CHECK(vkfftgo_device_open(0, &oldd));
+	CHECK(vkfftgo_device_close(oldd));
+	CHECK(vkfftgo_device_open(0, &freshd));
+	EXPECT_FAIL(vkfftgo_device_sync(oldd), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_device_sync|not an open device handle");
+	EXPECT_FAIL(vkfftgo_plan_create(oldd, &desc, &old), VKFFTGO_ERROR_INVALID_HANDLE, "not an open device handle");
+	EXPECT_FAIL(vkfftgo_device_close(oldd), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_device_close");
+	CHECK(vkfftgo_device_sync(freshd));
+	CHECK(vkfftgo_device_close(freshd));
+
+	/* values that were never handles, and handles of another kind */
+	{
+		static const uintptr_t made_up[] = {1, 0x1000, 0xdeadbeef, (uintptr_t)-1, (uintptr_t)1 << 63,
+						    ((uintptr_t)1 << 63) | ((uintptr_t)7 << 32) | (2u << 24) | 5u};
+		for (i = 0; i < sizeof made_up / sizeof made_up[0]; i++) {
+			EXPECT_FAIL(vkfftgo_forward((vkfftgo_plan *)made_up[i], y, x), VKFFTGO_ERROR_INVALID_HANDLE,
+				    "not a live plan handle");
+			EXPECT_FAIL(vkfftgo_device_sync((vkfftgo_device *)made_up[i]), VKFFTGO_ERROR_INVALID_HANDLE,
+				    "not an open device handle");
+		}
+		EXPECT_FAIL(vkfftgo_forward((vkfftgo_plan *)&x[0], y, x), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "not a live plan handle");
+		EXPECT_FAIL(vkfftgo_plan_destroy((vkfftgo_plan *)dev), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "not a live plan handle");
+	}
+	printf("handles: destroyed, stale and made-up handles are refused; the new objects work: OK\n");
+}
+
+/* ---- destruction while other threads run ---- */
+
+struct runner {
+	vkfftgo_plan *plan;
+	vkfftgo_buffer *buf;
+	int host; /* host round trips instead of buffer transforms */
+	int ok, dead;
+	vkfftgo_status bad; /* a status other than success and INVALID_HANDLE */
+	char msg[256];
+	volatile int *stop;
+};
+
+static void *run_until_dead(void *arg)
+{
+	struct runner *r = (struct runner *)arg;
+	float x[2 * N];
+	size_t i;
+	for (i = 0; i < 2 * N; i++)
+		x[i] = (float)test_value(i);
+	while (!*r->stop) {
+		vkfftgo_status st = r->host ? vkfftgo_forward(r->plan, x, x)
+					    : vkfftgo_execute_buffer(r->plan, VKFFTGO_FORWARD, r->buf, r->buf);
+		if (st == VKFFTGO_SUCCESS) {
+			__atomic_fetch_add(&r->ok, 1, __ATOMIC_RELAXED);
+		} else if (st == VKFFTGO_ERROR_INVALID_HANDLE) {
+			r->dead++;
+			break; /* dead handles stay dead */
+		} else {
+			snprintf(r->msg, sizeof r->msg, "%s", vkfftgo_last_error());
+			__atomic_store_n(&r->bad, st, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void start(struct runner *r, pthread_t *t, vkfftgo_plan *p, vkfftgo_buffer *b, int host, volatile int *stop)
+{
+	memset(r, 0, sizeof *r);
+	r->plan = p;
+	r->buf = b;
+	r->host = host;
+	r->stop = stop;
+	pthread_create(t, NULL, run_until_dead, r);
+}
+
+static void finish(struct runner *r, pthread_t t, const char *what)
+{
+	pthread_join(t, NULL);
+	if (r->bad) {
+		fprintf(stderr, "%s: a call returned %s: %s\n", what, vkfftgo_status_string(r->bad), r->msg);
+		exit(1);
+	}
+	if (!r->dead) {
+		fprintf(stderr, "%s: the calls never saw the handle die\n", what);
+		exit(1);
+	}
+}
+
+/* spin until a runner has run at least once, so destruction meets a busy handle */
+static void wait_running(struct runner *r)
+{
+	while (!__atomic_load_n(&r->ok, __ATOMIC_RELAXED) && !__atomic_load_n(&r->bad, __ATOMIC_RELAXED))
+		;
+}
+
+static void destroy_while_running(void)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+	vkfftgo_device *d;
+	vkfftgo_plan *p1, *p2, *p3;
+	vkfftgo_buffer *b1, *b2;
+	struct runner r[4];
+	pthread_t t[4];
+	volatile int stop = 0;
+	size_t bytes = N * 8;
+	desc.rank = 1;
+	desc.shape[0] = N;
+	CHECK(vkfftgo_device_open(0, &d));
+	CHECK(vkfftgo_plan_create(d, &desc, &p1));
+	CHECK(vkfftgo_plan_create(d, &desc, &p2));
+	CHECK(vkfftgo_plan_create(d, &desc, &p3));
+	CHECK(vkfftgo_buffer_create(d, bytes, &b1));
+	CHECK(vkfftgo_buffer_create(d, bytes, &b2));
+
+	/* a plan destroyed under host and buffer transforms */
+	start(&r[0], &t[0], p1, b1, 1, &stop);
+	start(&r[1], &t[1], p1, b1, 0, &stop);
+	wait_running(&r[0]);
+	wait_running(&r[1]);
+	CHECK(vkfftgo_plan_destroy(p1));
+	finish(&r[0], t[0], "plan destroyed under host transforms");
+	finish(&r[1], t[1], "plan destroyed under buffer transforms");
+
+	/* a buffer destroyed under a transform that uses it */
+	start(&r[0], &t[0], p2, b1, 0, &stop);
+	wait_running(&r[0]);
+	CHECK(vkfftgo_buffer_destroy(b1));
+	finish(&r[0], t[0], "buffer destroyed under transforms");
+
+	/* the device closed under transforms of its plans */
+	start(&r[0], &t[0], p2, b2, 0, &stop);
+	start(&r[1], &t[1], p2, b2, 1, &stop);
+	start(&r[2], &t[2], p3, b2, 1, &stop);
+	start(&r[3], &t[3], p3, b2, 0, &stop);
+	for (int i = 0; i < 4; i++)
+		wait_running(&r[i]);
+	CHECK(vkfftgo_device_close(d));
+	for (int i = 0; i < 4; i++)
+		finish(&r[i], t[i], "device closed under transforms");
+	EXPECT_FAIL(vkfftgo_plan_destroy(p3), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_plan_destroy");
+	EXPECT_FAIL(vkfftgo_buffer_destroy(b2), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_buffer_destroy");
+	printf("handles: plans, buffers and the device destroyed under running transforms: errors, no crash: OK\n");
+}
+
+/* many create/destroy rounds reuse slots without ever repeating a handle */
+static void churn(void)
+{
+	enum { ROUNDS = 300 };
+	static uintptr_t seen[ROUNDS];
+	vkfftgo_buffer *b;
+	int i, j;
+	for (i = 0; i < ROUNDS; i++) {
+		CHECK(vkfftgo_buffer_create(dev, 64, &b));
+		seen[i] = (uintptr_t)b;
+		for (j = 0; j < i; j++)
+			if (seen[j] == seen[i]) {
+				fprintf(stderr, "round %d repeated the handle of round %d\n", i, j);
+				exit(1);
+			}
+		CHECK(vkfftgo_buffer_destroy(b));
+	}
+	printf("handles: %d create/destroy rounds, no handle value repeated: OK\n", ROUNDS);
+}
+
+int main(void)
+{
+	CHECK(vkfftgo_device_open(0, &dev));
+	no_go_on_the_hot_path();
+	stale_handles();
+	churn();
+	destroy_while_running();
+	CHECK(vkfftgo_device_close(dev));
+	return 0;
+}
