@@ -46,24 +46,34 @@ func (p *RealPlan[R, C]) ForwardNative(dst, src uint64) error { return p.p.runNa
 // As with InverseBuffer, src is scratch space for more than one axis.
 func (p *RealPlan[R, C]) InverseNative(dst, src uint64) error { return p.p.runNative(true, dst, src) }
 
-// runNative wraps native memory in transient buffers of the plan's device and runs it
-// through runDevice, so the plan's own checks and locking apply.
+// runNative runs a transform on native memory: the plan's own checks and locking apply,
+// as for buffers, but there is no Buffer to lock or to check for closing (so nothing is
+// allocated per call).
 func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	op := direction(inverse)
 	if dst == 0 || src == 0 {
 		return fmt.Errorf("vkfft: %s: %w: native device memory is 0", op, ErrNilBuffer)
 	}
-	var bd, bs buffer
-	bd.dev, bd.m = p.dev, dst
-	bs.dev, bs.m = p.dev, src
-	if p.l.kind == kindR2C {
-		if inverse {
-			return p.runDevice(true, &bs, &bd, nil) // complex src, real dst
-		}
-		return p.runDevice(false, &bd, &bs, nil)
+	// buf is the complex side, real the real side (R2C), from the copy source (C2C out of place)
+	buf, real, from := dst, uint64(0), uint64(0)
+	switch {
+	case p.l.kind == kindR2C && inverse:
+		buf, real = src, dst
+	case p.l.kind == kindR2C:
+		real = src
+	case dst != src:
+		from = src
 	}
-	if dst == src {
-		return p.runDevice(inverse, &bd, nil, nil)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return closedError(op, "plan")
 	}
-	return p.runDevice(inverse, &bd, nil, &bs)
+	if err := p.settle(); err != nil {
+		return opError(op, err)
+	}
+	if err := planRunDevice(p.h, p.st, inverse, buf, real, from, scaleFor(&p.l, inverse), false); err != nil {
+		return opError(op, err)
+	}
+	return nil
 }
