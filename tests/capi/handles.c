@@ -31,6 +31,11 @@ struct hot {
 	vkfftgo_plan *plan, *dead;
 	vkfftgo_buffer *a, *b;
 	float *x, *y;
+#if VKFFTGO_BACKEND == 3
+	struct _cl_mem *ma, *mb;
+#elif VKFFTGO_BACKEND == 1
+	uint64_t ma, mb;
+#endif
 	const char *entered; /* the first call after which the thread had entered Go */
 	int go_probe_works;  /* a Go-side call does give the thread a signal stack */
 };
@@ -56,6 +61,13 @@ static void *hot_thread(void *arg)
 	HOT(vkfftgo_inverse(h->plan, h->x, h->y));
 	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_FORWARD, h->b, h->a));
 	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_INVERSE, h->b, h->b));
+#if VKFFTGO_BACKEND == 3
+	HOT(vkfftgo_execute_cl(h->plan, VKFFTGO_FORWARD, h->mb, h->ma));
+	HOT(vkfftgo_execute_cl(h->plan, VKFFTGO_INVERSE, h->mb, h->mb));
+#elif VKFFTGO_BACKEND == 1
+	HOT(vkfftgo_execute_cu(h->plan, VKFFTGO_FORWARD, h->mb, h->ma));
+	HOT(vkfftgo_execute_cu(h->plan, VKFFTGO_INVERSE, h->mb, h->mb));
+#endif
 	HOT(vkfftgo_device_sync(dev));
 	HOT(vkfftgo_device_set_staging_threshold(dev, 0)); /* the next host call stages */
 	HOT(vkfftgo_forward(h->plan, h->y, h->x));
@@ -69,6 +81,13 @@ static void *hot_thread(void *arg)
 	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_FORWARD, NULL, h->a));
 	HOT(vkfftgo_execute_buffer(h->plan, VKFFTGO_FORWARD, (vkfftgo_buffer *)dev, h->a));
 	HOT(vkfftgo_device_sync((vkfftgo_device *)h->plan));
+#if VKFFTGO_BACKEND == 3
+	HOT(vkfftgo_execute_cl(h->dead, VKFFTGO_FORWARD, h->mb, h->ma));
+	HOT(vkfftgo_execute_cl(h->plan, VKFFTGO_FORWARD, NULL, h->ma));
+#elif VKFFTGO_BACKEND == 1
+	HOT(vkfftgo_execute_cu(h->dead, VKFFTGO_FORWARD, h->mb, h->ma));
+	HOT(vkfftgo_execute_cu(h->plan, VKFFTGO_FORWARD, 0, h->ma));
+#endif
 	HOT(vkfftgo_last_error());
 	HOT(vkfftgo_status_string(VKFFTGO_ERROR_CLOSED));
 	if (h->entered)
@@ -100,6 +119,13 @@ static void no_go_on_the_hot_path(void)
 	for (i = 0; i < 2 * N; i++)
 		h.x[i] = (float)test_value(i);
 	CHECK(vkfftgo_buffer_upload(h.a, h.x, bytes));
+#if VKFFTGO_BACKEND == 3
+	CHECK(vkfftgo_buffer_cl_mem(h.a, &h.ma));
+	CHECK(vkfftgo_buffer_cl_mem(h.b, &h.mb));
+#elif VKFFTGO_BACKEND == 1
+	CHECK(vkfftgo_buffer_cu_ptr(h.a, &h.ma));
+	CHECK(vkfftgo_buffer_cu_ptr(h.b, &h.mb));
+#endif
 	pthread_create(&t, NULL, hot_thread, &h);
 	pthread_join(t, NULL);
 	if (h.entered) {
