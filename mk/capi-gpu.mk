@@ -14,6 +14,7 @@ define capi_gpu_build
 	  $(CC) -std=c99 -O2 -Wall -Wextra -Werror -pthread -I$(BUILD)/capi-cuda/include tests/capi/$$t.c \
 	    -L$(1)/lib -Wl,-rpath,'$$ORIGIN/lib' -Wl,--allow-shlib-undefined -lvkfftgo -lm -o $(1)/$$t || exit 1; \
 	done
+	mkdir -p $(1)/src && cp capi/*.c capi/*.h include/vkfftgo.h vkfft/vkg_hostreg_cuda.c tests/gpu/capibench.c $(1)/src/
 	$(CC) -O2 -Wall -DVKFFT_BACKEND=1 $(2) -Icvendor/include -I$(BUILD)/capi-cuda/include tests/gpu/capibench.c \
 	  -o $(1)/capibench -L$(1)/lib -Wl,-rpath,'$$ORIGIN/lib' -Wl,--allow-shlib-undefined -lvkfftgo $(3) $(CUDA_LIBS) 2>$(1)/capibench.warnings
 endef

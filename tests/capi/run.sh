@@ -75,7 +75,12 @@ step "C consumer built only with pkg-config against the moved copy"
 export PKG_CONFIG_PATH="$inst/lib/pkgconfig"
 echo "   cc c_consumer.c \$(pkg-config --cflags --libs vkfftgo) -lm  # $(pkg-config --cflags --libs vkfftgo)"
 gcc -std=c99 "${CWARN[@]}" "$here/c_consumer.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/c_consumer"
-"$tmp/c_consumer"
+"$tmp/c_consumer" | tee "$tmp/c_consumer.log"
+# vkfftgo_vkfft_version is VkFFTGetVersion() of the headers the library was built with
+hdr=$root/cvendor/include/vkFFT.h
+[ -f "$hdr" ] || hdr=/usr/include/vkFFT.h
+want=$(sed -n '/VkFFTGetVersion/,/}/s/.*return \([0-9]*\);.*/\1/p' "$hdr")
+grep -q "VkFFT $want\$" "$tmp/c_consumer.log" || die "vkfftgo_vkfft_version is not VkFFTGetVersion() ($want, $hdr)"
 [ "$(pkg-config --variable=vkfft_backend vkfftgo)" = "$vkb" ] || die "vkfftgo.pc backend"
 
 step "multi-threaded C consumer and bad arguments"
