@@ -62,13 +62,13 @@ void vkgc_range_remove(vkgc_device *d, uintptr_t start)
 	pthread_rwlock_unlock(&d->ranges_mu);
 }
 
-vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int real, uint64_t complex_bytes, uint64_t real_bytes,
-			 double fwd_scale, double inv_scale)
+vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int real, uint64_t fwd_out, uint64_t fwd_in,
+			 uint64_t inv_out, uint64_t inv_in, double fwd_scale, double inv_scale)
 {
 	vkgc_plan *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
-	*p = (vkgc_plan){d, core, real, complex_bytes, real_bytes, fwd_scale, inv_scale};
+	*p = (vkgc_plan){d, core, real, {{fwd_out, fwd_in}, {inv_out, inv_in}}, fwd_scale, inv_scale};
 	return p;
 }
 
@@ -83,8 +83,8 @@ vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes)
 
 void vkgc_plan_io(const vkgc_plan *p, int inverse, uint64_t *out, uint64_t *in)
 {
-	*out = p->real && inverse ? p->real_bytes : p->complex_bytes;
-	*in = p->real && !inverse ? p->real_bytes : p->complex_bytes;
+	*out = p->io_bytes[inverse != 0][0];
+	*in = p->io_bytes[inverse != 0][1];
 }
 
 /* ranges_contain: [p, p+n) lies in one registered range; the caller holds ranges_mu. */

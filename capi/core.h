@@ -29,12 +29,16 @@ typedef struct vkgc_device {
 	size_t nranges, cap;
 } vkgc_device;
 
-/* A plan: the core plan and what a call checks and passes. */
+/* A plan: the core plan and what a call checks and passes, as vkfft's BytePlan says
+ * (sizes are not derived here). Streams and asynchronous calls (issue 15) add the
+ * plan's ordering here — the queue of its last asynchronous call and the event recorded
+ * after it, which a call on another queue waits for first (vkfft/stream.go's settle and
+ * record); the Go side settles a plan before handing it to C. */
 typedef struct vkgc_plan {
 	vkgc_device *dev;
 	vkg_plan *core;
-	int real; /* real-to-complex */
-	uint64_t complex_bytes, real_bytes;
+	int real;                /* real-to-complex: in and out are never the same memory */
+	uint64_t io_bytes[2][2]; /* [inverse][0 out, 1 in] */
 	double fwd_scale, inv_scale;
 } vkgc_plan;
 
@@ -52,8 +56,8 @@ void vkgc_device_free(vkgc_device *d);
 int vkgc_range_add(vkgc_device *d, uintptr_t start, uint64_t bytes);
 void vkgc_range_remove(vkgc_device *d, uintptr_t start);
 
-vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int real, uint64_t complex_bytes, uint64_t real_bytes,
-			 double fwd_scale, double inv_scale);
+vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int real, uint64_t fwd_out, uint64_t fwd_in,
+			 uint64_t inv_out, uint64_t inv_in, double fwd_scale, double inv_scale);
 vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes);
 
 /* The bytes a transform writes (out) and reads (in). */

@@ -361,8 +361,10 @@ func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
 	if pd.r2c {
 		real = 1
 	}
-	rec := C.vkgc_plan_new(d.rec, (*C.vkg_plan)(core.Core), real, C.uint64_t(bp.ComplexBytes()),
-		C.uint64_t(bp.RealBytes()), C.double(core.FwdScale), C.double(core.InvScale))
+	fwdOut, fwdIn := bp.ForwardBytes()
+	invOut, invIn := bp.InverseBytes()
+	rec := C.vkgc_plan_new(d.rec, (*C.vkg_plan)(core.Core), real, C.uint64_t(fwdOut), C.uint64_t(fwdIn),
+		C.uint64_t(invOut), C.uint64_t(invIn), C.double(core.FwdScale), C.double(core.InvScale))
 	if rec == nil {
 		bp.Close()
 		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
