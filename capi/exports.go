@@ -112,10 +112,12 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	for p := range plans {
 		retire(p.handle, C.VKGC_PLAN)
 		C.free(unsafe.Pointer(p.rec))
+		p.rec = nil
 	}
 	for b := range bufs {
 		retire(b.handle, C.VKGC_BUFFER)
 		C.free(unsafe.Pointer(b.rec))
+		b.rec = nil
 	}
 	C.vkgc_device_free(d.rec)
 	d.rec = nil
@@ -418,7 +420,7 @@ func vkfftgo_plan_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **
 		return fail(fn, err)
 	}
 	undo := func() { p.close() }
-	if p.handle, err = publish(C.VKGC_PLAN, unsafe.Pointer(p.rec), tables.plans, &d.plans, p, undo); err != nil {
+	if err := publish(C.VKGC_PLAN, unsafe.Pointer(p.rec), tables.plans, &d.plans, p, &p.handle, undo); err != nil {
 		return fail(fn, err)
 	}
 	*out = (*C.vkfftgo_plan)(handlePtr(p.handle))
@@ -495,7 +497,7 @@ func vkfftgo_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo
 	}
 	cb := &cbuf{dev: d, b: b, rec: rec}
 	undo := func() { cb.close() }
-	if cb.handle, err = publish(C.VKGC_BUFFER, unsafe.Pointer(rec), tables.bufs, &d.bufs, cb, undo); err != nil {
+	if err := publish(C.VKGC_BUFFER, unsafe.Pointer(rec), tables.bufs, &d.bufs, cb, &cb.handle, undo); err != nil {
 		return fail(fn, err)
 	}
 	*out = (*C.vkfftgo_buffer)(handlePtr(cb.handle))

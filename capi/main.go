@@ -198,27 +198,29 @@ func recoverTo(fn string, rc *C.vkfftgo_status) {
 }
 
 // publish enters h with its C record in the handle table (kind is a C.VKGC_* value),
-// in the Go table (for lookups) and in its device's set (destroyed with the device).
-// If no handle can be had, or the device is closing, it undoes h with undo and reports
-// why.
+// in the Go table (for lookups) and in its device's set (destroyed with the device),
+// and stores the handle in *handle, all under tables.mu, so that vkfftgo_device_close
+// never sees h without its handle. If no handle can be had, or the device is closing,
+// it undoes h with undo and reports why.
 func publish[H comparable](kind C.uint, rec unsafe.Pointer, table map[uintptr]H, devSet *map[H]struct{}, h H,
-	undo func()) (uintptr, error) {
+	handle *uintptr, undo func()) error {
 	tables.mu.Lock()
 	if *devSet == nil {
 		tables.mu.Unlock()
 		undo()
-		return 0, errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed")
+		return errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed")
 	}
-	handle := uintptr(C.vkgc_handle_new(kind, rec))
-	if handle == 0 {
+	v := uintptr(C.vkgc_handle_new(kind, rec))
+	if v == 0 {
 		tables.mu.Unlock()
 		undo()
-		return 0, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of handles or host memory")
+		return errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of handles or host memory")
 	}
+	*handle = v
 	(*devSet)[h] = struct{}{}
-	table[handle] = h
+	table[v] = h
 	tables.mu.Unlock()
-	return handle, nil
+	return nil
 }
 
 // withdraw removes a handle from the Go table and its device's set, and returns its

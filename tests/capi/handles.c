@@ -348,6 +348,91 @@ static void destroy_while_running(void)
 	printf("handles: plans, buffers and the device destroyed under running transforms: errors, no crash: OK\n");
 }
 
+/* ---- the device closed while other threads create, use and destroy objects on it ---- */
+
+struct maker {
+	vkfftgo_device *d;
+	int id, rounds;
+	vkfftgo_status bad;
+	char msg[256];
+};
+
+static int allowed(vkfftgo_status st)
+{
+	return st == VKFFTGO_SUCCESS || st == VKFFTGO_ERROR_INVALID_HANDLE || st == VKFFTGO_ERROR_CLOSED;
+}
+
+#define MAKER_CALL(call)                                                                           \
+	do {                                                                                       \
+		vkfftgo_status st_ = (call);                                                       \
+		if (!allowed(st_)) {                                                               \
+			snprintf(m->msg, sizeof m->msg, "%s: %s", #call, vkfftgo_last_error());     \
+			__atomic_store_n(&m->bad, st_, __ATOMIC_RELAXED);                          \
+			return NULL;                                                               \
+		}                                                                                  \
+	} while (0)
+
+/* page-aligned host memory of each maker, for registration (CUDA pins whole pages) */
+static char maker_host[4][4096] __attribute__((aligned(4096)));
+
+static void *make_until_closed(void *arg)
+{
+	struct maker *m = (struct maker *)arg;
+	char *host = maker_host[m->id];
+	const size_t host_bytes = sizeof maker_host[0];
+	for (;;) {
+		vkfftgo_buffer *b = NULL;
+		vkfftgo_mem_stats ms = VKFFTGO_MEM_STATS_INIT;
+		size_t bytes;
+		vkfftgo_status st = vkfftgo_buffer_create(m->d, 256 + 8 * (size_t)m->id, &b);
+		if (st == VKFFTGO_ERROR_INVALID_HANDLE || st == VKFFTGO_ERROR_CLOSED)
+			return NULL; /* the device is gone */
+		MAKER_CALL(st);
+		MAKER_CALL(vkfftgo_buffer_upload(b, host, 256 + 8 * (size_t)m->id));
+		MAKER_CALL(vkfftgo_buffer_size(b, &bytes));
+		MAKER_CALL(vkfftgo_host_register(m->d, host, host_bytes));
+		MAKER_CALL(vkfftgo_device_mem_stats(m->d, &ms));
+		MAKER_CALL(vkfftgo_device_sync(m->d));
+		MAKER_CALL(vkfftgo_host_unregister(m->d, host));
+		MAKER_CALL(vkfftgo_buffer_destroy(b));
+		__atomic_fetch_add(&m->rounds, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static void close_under_go_calls(void)
+{
+	enum { MAKERS = 3 };
+	struct maker m[MAKERS];
+	pthread_t t[MAKERS];
+	vkfftgo_device *d;
+	vkfftgo_buffer *probe;
+	int i, total = 0;
+	CHECK(vkfftgo_device_open(0, &d));
+	for (i = 0; i < MAKERS; i++) {
+		memset(&m[i], 0, sizeof m[i]);
+		m[i].d = d;
+		m[i].id = i;
+		pthread_create(&t[i], NULL, make_until_closed, &m[i]);
+	}
+	/* let each run a while, with more buffers coming and going from here */
+	for (i = 0; i < MAKERS; i++)
+		while (__atomic_load_n(&m[i].rounds, __ATOMIC_RELAXED) < 20 && !__atomic_load_n(&m[i].bad, __ATOMIC_RELAXED)) {
+			CHECK(vkfftgo_buffer_create(d, 64, &probe));
+			CHECK(vkfftgo_buffer_destroy(probe));
+		}
+	CHECK(vkfftgo_device_close(d));
+	for (i = 0; i < MAKERS; i++) {
+		pthread_join(t[i], NULL);
+		if (m[i].bad) {
+			fprintf(stderr, "thread %d: %s returned %s\n", i, m[i].msg, vkfftgo_status_string(m[i].bad));
+			exit(1);
+		}
+		total += m[i].rounds;
+	}
+	printf("handles: the device closed under %d threads creating, using and destroying buffers "
+	       "(%d rounds): errors, no crash: OK\n", MAKERS, total);
+}
+
 /* Many create/destroy rounds reuse slots, yet every earlier handle stays dead: none
  * reaches the buffer of a later round (handles that were freed addresses came back
  * within a few dozen rounds). */
@@ -385,6 +470,7 @@ int main(void)
 	stale_handles();
 	churn();
 	destroy_while_running();
+	close_under_go_calls();
 	CHECK(vkfftgo_device_close(dev));
 	return 0;
 }
