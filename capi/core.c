@@ -6,7 +6,8 @@
 
 #include "core.h"
 
-vkgc_device *vkgc_device_new(vkg_device *dev, int64_t stage_min, uint64_t slot_bytes, int threads)
+vkgc_device *vkgc_device_new(vkg_device *dev, int64_t stage_min, uint64_t slot_bytes, int threads,
+			     int max_stagers)
 {
 	vkgc_device *d = calloc(1, sizeof *d);
 	if (!d)
@@ -15,6 +16,7 @@ vkgc_device *vkgc_device_new(vkg_device *dev, int64_t stage_min, uint64_t slot_b
 	d->stage_min = stage_min;
 	d->slot_bytes = slot_bytes;
 	d->threads = threads;
+	d->max_stagers = max_stagers < 0 ? 0 : max_stagers > VKGC_MAX_STAGERS ? VKGC_MAX_STAGERS : max_stagers;
 	pthread_mutex_init(&d->stage_mu, NULL);
 	pthread_rwlock_init(&d->ranges_mu, NULL);
 	return d;
@@ -24,8 +26,10 @@ void vkgc_device_free(vkgc_device *d)
 {
 	if (!d)
 		return;
-	if (d->stager)
-		vkg_stager_destroy(d->stager);
+	while (d->nidle > 0)
+		vkg_stager_destroy(d->idle[--d->nidle]);
+	if (d->pool)
+		vkg_pool_destroy(d->pool);
 	pthread_mutex_destroy(&d->stage_mu);
 	pthread_rwlock_destroy(&d->ranges_mu);
 	free(d->ranges);
@@ -63,12 +67,12 @@ void vkgc_range_remove(vkgc_device *d, uintptr_t start)
 }
 
 vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int real, uint64_t fwd_out, uint64_t fwd_in,
-			 uint64_t inv_out, uint64_t inv_in, double fwd_scale, double inv_scale)
+			 uint64_t inv_out, uint64_t inv_in)
 {
 	vkgc_plan *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
-	*p = (vkgc_plan){d, core, real, {{fwd_out, fwd_in}, {inv_out, inv_in}}, fwd_scale, inv_scale};
+	*p = (vkgc_plan){d, core, real, {{fwd_out, fwd_in}, {inv_out, inv_in}}};
 	return p;
 }
 
@@ -98,39 +102,52 @@ static int ranges_contain(const vkgc_device *d, const void *p, uint64_t n)
 	return 0;
 }
 
-/* stage_wanted mirrors vkfft's Device.stagerFor: large transfers of pageable memory go
- * through the stager; small ones, and registered memory, are copied directly. */
-static int stage_wanted(vkgc_device *d, const void *dst, uint64_t dst_bytes, const void *src, uint64_t src_bytes)
+/* take_stager mirrors vkfft's Device.takeStager: large transfers of pageable memory
+ * borrow an idle stager (made on demand, up to max_stagers); small ones, registered
+ * memory, and transfers that find every stager busy copy directly. */
+static vkg_stager *take_stager(vkgc_device *d, const void *dst, uint64_t dst_bytes, const void *src,
+			       uint64_t src_bytes)
 {
 	int64_t t = __atomic_load_n(&d->stage_min, __ATOMIC_RELAXED);
 	uint64_t most = dst_bytes > src_bytes ? dst_bytes : src_bytes;
+	vkg_stager *s = NULL;
+	vkg_status ignored;
 	int registered;
 	if (t < 0 || most < (uint64_t)t)
-		return 0;
+		return NULL;
 	pthread_rwlock_rdlock(&d->ranges_mu);
 	registered = ranges_contain(d, src, src_bytes) && ranges_contain(d, dst, dst_bytes);
 	pthread_rwlock_unlock(&d->ranges_mu);
-	return !registered;
+	if (registered)
+		return NULL;
+	pthread_mutex_lock(&d->stage_mu);
+	if (d->nidle > 0) {
+		s = d->idle[--d->nidle];
+	} else if (!d->failed && d->made < d->max_stagers) {
+		if (!d->pool && vkg_pool_create(d->threads, &d->pool, &ignored) != VKG_OK)
+			d->failed = 1;
+		else if (vkg_stager_create(d->dev, d->slot_bytes, d->pool, &s, &ignored) != VKG_OK)
+			d->failed = 1, s = NULL;
+		else
+			d->made++;
+	}
+	pthread_mutex_unlock(&d->stage_mu);
+	return s;
+}
+
+static void put_stager(vkgc_device *d, vkg_stager *s)
+{
+	pthread_mutex_lock(&d->stage_mu);
+	d->idle[d->nidle++] = s;
+	pthread_mutex_unlock(&d->stage_mu);
 }
 
 int vkgc_run_host(vkgc_plan *p, int inverse, void *dst, uint64_t dst_bytes, const void *src, uint64_t src_bytes,
 		  vkg_status *st)
 {
-	vkgc_device *d = p->dev;
-	double scale = inverse ? p->inv_scale : p->fwd_scale;
-	if (stage_wanted(d, dst, dst_bytes, src, src_bytes)) {
-		pthread_mutex_lock(&d->stage_mu);
-		if (!d->stager && !d->stager_failed) {
-			vkg_status ignored;
-			d->stager_failed = vkg_stager_create(d->dev, d->slot_bytes, d->threads, &d->stager, &ignored) != 0;
-		}
-		if (d->stager) {
-			int rc = vkg_plan_run_host_staged(p->core, d->stager, inverse, dst, dst_bytes, src, src_bytes,
-							  scale, st);
-			pthread_mutex_unlock(&d->stage_mu);
-			return rc;
-		}
-		pthread_mutex_unlock(&d->stage_mu);
-	}
-	return vkg_plan_run_host(p->core, inverse, dst, dst_bytes, src, src_bytes, scale, st);
+	vkg_stager *s = take_stager(p->dev, dst, dst_bytes, src, src_bytes);
+	int rc = vkg_run_host(vkg_plan_run_desc(p->core, inverse), s, dst, dst_bytes, src, src_bytes, st);
+	if (s)
+		put_stager(p->dev, s);
+	return rc;
 }

@@ -57,7 +57,7 @@ func vkfftgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_st
 	}
 	core := ccore.DeviceOf(d)
 	rec := C.vkgc_device_new((*C.vkg_device)(core.Core), C.int64_t(core.StagingThreshold),
-		C.uint64_t(core.StagingSlotBytes), C.int(core.StagingThreads))
+		C.uint64_t(core.StagingSlotBytes), C.int(core.StagingThreads), C.int(core.MaxStagers))
 	if rec == nil {
 		d.Close()
 		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
@@ -366,7 +366,7 @@ func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
 	fwdOut, fwdIn := bp.ForwardBytes()
 	invOut, invIn := bp.InverseBytes()
 	rec := C.vkgc_plan_new(d.rec, (*C.vkg_plan)(core.Core), real, C.uint64_t(fwdOut), C.uint64_t(fwdIn),
-		C.uint64_t(invOut), C.uint64_t(invIn), C.double(core.FwdScale), C.double(core.InvScale))
+		C.uint64_t(invOut), C.uint64_t(invIn))
 	if rec == nil {
 		bp.Close()
 		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")

@@ -202,7 +202,7 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 		ret = vkgcapi_fail(VKFFTGO_ERROR_INVALID_ARGUMENT, "%s: an R2C plan needs distinct in and out buffers", fn);
 		goto done;
 	}
-	rc = vkg_plan_run_io(p->core, inverse, out->mem, in->mem, inverse ? p->inv_scale : p->fwd_scale, &call_st);
+	rc = vkg_plan_run_io(p->core, inverse, out->mem, in->mem, &call_st);
 	if (rc)
 		ret = core_fail(fn, inverse, rc, &call_st);
 done:
@@ -235,7 +235,7 @@ vkfftgo_status vkgc_run_native(const char *fn, vkfftgo_plan *plan, int direction
 		vkgc_release(s);
 		return vkgcapi_fail(VKFFTGO_ERROR_INVALID_ARGUMENT, "%s: an R2C plan needs distinct in and out memory", fn);
 	}
-	rc = vkg_plan_run_io(p->core, inverse, out, in, inverse ? p->inv_scale : p->fwd_scale, &call_st);
+	rc = vkg_plan_run_io(p->core, inverse, out, in, &call_st);
 	vkgc_release(s);
 	return rc ? core_fail(fn, inverse, rc, &call_st) : VKFFTGO_SUCCESS;
 }

@@ -69,10 +69,7 @@ func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	if p.h == nil {
 		return closedError(op, "plan")
 	}
-	if err := p.settle(); err != nil {
-		return opError(op, err)
-	}
-	if err := planRunDevice(p.h, p.st, inverse, buf, real, from, scaleFor(&p.l, inverse), false); err != nil {
+	if err := planRunDevice(p.h, p.st, inverse, buf, real, from, 0); err != nil {
 		return opError(op, err)
 	}
 	return nil

@@ -13,9 +13,9 @@ func init() {
 		p := x.(*BytePlan).p
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		// From here on C runs the plan; nothing the Go side queued may still be running.
-		_ = p.settle()
-		return ccore.Plan{Core: unsafe.Pointer(p.h), FwdScale: p.l.fwdScale, InvScale: p.l.invScale}
+		// The plan's order against its work on other queues is kept by the core itself
+		// (vkg_plan_run_device, the run descriptors), so C calls need nothing more.
+		return ccore.Plan{Core: unsafe.Pointer(p.h)}
 	}
 	ccore.DeviceOf = func(x any) ccore.Device {
 		d := x.(*Device)
@@ -23,6 +23,6 @@ func init() {
 		defer d.mu.RUnlock()
 		slot, threads := stagingSettings()
 		return ccore.Device{Core: unsafe.Pointer(d.h), StagingThreshold: d.stageMin.Load(),
-			StagingSlotBytes: slot, StagingThreads: threads}
+			StagingSlotBytes: slot, StagingThreads: threads, MaxStagers: maxStagers}
 	}
 }

@@ -8,11 +8,10 @@ package ccore
 
 import "unsafe"
 
-// Plan is what a C call needs to run a plan without Go.
+// Plan is what a C call needs to run a plan without Go: the core plan, which also
+// carries its normalisation and its order against work on other queues.
 type Plan struct {
-	Core     unsafe.Pointer // the plan's vkg_plan (vkfft/vkg.h); nil once closed
-	FwdScale float64        // the factor the forward output is multiplied by (norm=ortho, forward)
-	InvScale float64        // the same for the inverse (1 where VkFFT normalises itself)
+	Core unsafe.Pointer // the plan's vkg_plan (vkfft/vkg.h); nil once closed
 }
 
 // Device is what a C call needs of a device, and how its host transfers are staged.
@@ -20,7 +19,8 @@ type Device struct {
 	Core             unsafe.Pointer // the device's vkg_device; nil once closed
 	StagingThreshold int64          // the default threshold (negative: off, e.g. a CPU device)
 	StagingSlotBytes int64          // size of each of a stager's two pinned slots
-	StagingThreads   int            // copy threads of a stager besides the caller's
+	StagingThreads   int            // copy threads besides the caller's (one pool per device)
+	MaxStagers       int            // slot pairs: large transfers staged at once, more copy directly
 }
 
 var (
