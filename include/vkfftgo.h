@@ -21,8 +21,14 @@
  *
  * THREADS. All functions may be called from any thread. Devices may be shared between
  * threads. Calls on one plan are serialised by the plan (a VkFFT application is not
- * reentrant): give each thread its own plan to run transforms in parallel. Do not
- * destroy a handle while another thread is still using it.
+ * reentrant): give each thread its own plan to run transforms in parallel. A handle
+ * destroyed (or whose device was closed) while another thread uses it makes that call
+ * finish first, and every later call return VKFFTGO_ERROR_INVALID_HANDLE: handles are
+ * never reused for another object.
+ *
+ * COST. The per-call functions — vkfftgo_execute, vkfftgo_forward/inverse,
+ * vkfftgo_execute_buffer, vkfftgo_execute_cl/_cu, vkfftgo_device_sync — run in C and
+ * never enter the library's Go runtime; creating and destroying objects does.
  *
  * LAYOUT. Shapes are row-major like numpy and FFTW: shape[rank-1] is contiguous.
  * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
@@ -270,7 +276,7 @@ vkfftgo_status vkfftgo_execute(vkfftgo_plan *plan, int direction, void *out, siz
 			       const void *in, size_t in_bytes);
 
 /* ---- device buffers (no host copies on the transform) ---- */
-/* Allocates bytes (a positive multiple of 4) of device memory; contents undefined. */
+/* Allocates bytes (positive) of device memory; contents undefined. */
 vkfftgo_status vkfftgo_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_buffer **buffer);
 /* Frees it. NULL is allowed and does nothing. */
 vkfftgo_status vkfftgo_buffer_destroy(vkfftgo_buffer *buffer);
@@ -287,6 +293,21 @@ vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t
  * than one axis uses in as scratch space. */
 vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo_buffer *out,
 				      vkfftgo_buffer *in);
+
+/* ---- registered host memory (no staging copy, no HostBuffer) ---- */
+/* Page-locks bytes of host memory at ptr that the caller allocated (malloc,
+ * posix_memalign, mmap, an image library's buffer) for the device's DMA engine: CUDA
+ * cuMemHostRegister; OpenCL a CL_MEM_USE_HOST_PTR buffer over it, which drivers that can
+ * pin host memory use to do so. Host transforms (vkfftgo_execute, vkfftgo_forward, ...)
+ * whose in and out lie in registered memory copy them directly at pinned speed instead
+ * of staging them. The memory stays the caller's: keep it allocated until
+ * vkfftgo_host_unregister (or vkfftgo_device_close), and do not unregister or free it
+ * while a transform on it runs. Ranges must not overlap; registering costs about as
+ * much as a large allocation, so do it once per buffer, not per call. */
+vkfftgo_status vkfftgo_host_register(vkfftgo_device *device, void *ptr, size_t bytes);
+/* Unregisters the memory registered at ptr (the same address), after the device's
+ * queued work. */
+vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr);
 
 #endif /* VKFFTGO_NO_PROTOTYPES */
 

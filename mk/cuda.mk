@@ -3,6 +3,7 @@
 #   make cuda-sdk           unpack Debian's nvidia-cuda-dev 12.4 headers + stubs (no toolkit needed)
 #   make cuda-build-check   build the cuda-tagged packages and link their test binaries (CI, no GPU)
 #   make gpu-bundle         test binaries + benchmark + raw VkFFT C baseline + libnvrtc .debs in .gpu/
+#                           (+ the cuda C library and its C programs: mk/capi-gpu.mk)
 #   make test-cuda          gpu-bundle, then tests/gpu/run.sh on this machine's GPU
 #
 # Headers and libraries: CUDA_HOME (default /usr/local/cuda) when it has include/cuda.h,
@@ -45,6 +46,7 @@ endef
 cuda-build-check: vendor cuda-sdk ## compile and link everything cuda-tagged against Debian's CUDA 12.4 (no GPU needed)
 	@mkdir -p $(BUILD)/cuda
 	$(call cuda_build,$(BUILD)/cuda,$(SDK_CFLAGS),$(SDK_LDFLAGS))
+	$(MAKE) --no-print-directory cuda-capi-check
 	@echo "cuda-build-check: ok ($$(ls $(BUILD)/cuda | tr '\n' ' '))"
 
 gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
@@ -55,6 +57,7 @@ gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and
 	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c,$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
+	$(MAKE) --no-print-directory gpu-bundle-capi
 	mkdir -p $(GPU_BUNDLE)/steps && cp tests/gpu/steps/*.sh $(GPU_BUNDLE)/steps/
 	# the cuFFT baselines beside the checkout (../shared/bench), where there is one
 	if [ -d ../shared/bench ]; then mkdir -p $(GPU_BUNDLE)/baselines && cp ../shared/bench/* $(GPU_BUNDLE)/baselines/; fi

@@ -190,5 +190,13 @@ const vkg_run *vkg_plan_run_desc(const vkg_plan *plan, int inverse);
  * itself. */
 int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
 			vkg_mem copy_from, uint64_t queue, vkg_status *st);
+/* One transform from device memory in to out on the device's queue (vkg_plan_run_device's
+ * buffers as a caller names them): a complex plan runs in place when out == in and copies
+ * in into out first otherwise; a real plan reads real in and writes complex out forward,
+ * and the other way inverse (in is scratch then for more than one axis); an in-place real
+ * plan needs out == in; a strided plan reads in through its input strides. Sizes (and
+ * equal strides in place) are the caller's to check. For the C API's per-call entry
+ * points. */
+int vkg_plan_run_io(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st);
 
 #endif

@@ -610,3 +610,20 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 	vkg_ctx_leave(plan->dev);
 	return rc;
 }
+
+int vkg_plan_run_io(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st)
+{
+	const vkg_plan_params *p = &plan->params;
+	if (p->real_inplace) {
+		if (out != in)
+			return vkg_fail(st, VKG_ERR_INVALID, 0,
+					"an in-place R2C plan transforms one buffer: out must equal in");
+		return vkg_plan_run_device(plan, inverse, out, 0, 0, 0, st);
+	}
+	if (p->kind == VKG_R2C)
+		return inverse ? vkg_plan_run_device(plan, 1, in, out, 0, 0, st)
+			       : vkg_plan_run_device(plan, 0, out, in, 0, 0, st);
+	if (p->strided) /* in through VkFFT's formatted input, out in its buffer */
+		return vkg_plan_run_device(plan, inverse, out, in, 0, 0, st);
+	return vkg_plan_run_device(plan, inverse, out, 0, out == in ? 0 : in, 0, st);
+}

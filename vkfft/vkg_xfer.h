@@ -26,6 +26,12 @@
 int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);
 void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle);
 
+/* Page-locks host memory the caller owns, [ptr, ptr+bytes), for the device's DMA engine
+ * (CUDA cuMemHostRegister; OpenCL a CL_MEM_USE_HOST_PTR buffer over it); handle is what
+ * vkg_host_unregister needs. These two enter the context themselves (vkg_hostreg_*.c). */
+int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);
+void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle);
+
 /* More in-order queues (streams) on the device, for independent work. */
 int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st);
 void vkg_queue_destroy(vkg_device *dev, uint64_t queue);
