@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "vkg_cuda.h"
+#include "vkg_cuda_dl.h"
 #include "vkg_xfer.h"
 
 static int xfer_fail(vkg_status *st, CUresult r, const char *what)
