@@ -66,6 +66,8 @@ gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and
 	mkdir -p $(GPU_BUNDLE)/steps && cp tests/gpu/steps/*.sh $(GPU_BUNDLE)/steps/
 	# the cuFFT baselines beside the checkout (../shared/bench), where there is one
 	if [ -d ../shared/bench ]; then mkdir -p $(GPU_BUNDLE)/baselines && cp ../shared/bench/* $(GPU_BUNDLE)/baselines/; fi
+	# libvkfftgo_fftw3 + ITK for steps/fftw.sh (mk/fftw3.mk); the rest of the bundle works without it
+	$(MAKE) --no-print-directory gpu-bundle-fftw3 || echo "gpu-bundle: no fftw3 part (steps/fftw.sh will say so)"
 	tar -czf $(BUILD)/vkfftgo-gpu-bundle.tar.gz -C $(GPU_BUNDLE) .
 	@du -sh $(GPU_BUNDLE) $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 
