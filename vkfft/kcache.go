@@ -403,14 +403,16 @@ func decodeEntry(data, key []byte) ([]byte, error) {
 	return payload, nil
 }
 
-// keyDiff names the first key line that differs, for diagnostics.
+// keyDiff names the first key line that differs, for diagnostics. It walks both keys
+// in place: a key of many lines costs no allocation.
 func keyDiff(got, want []byte) string {
-	g := strings.Split(string(got), "\n")
-	w := strings.Split(string(want), "\n")
-	for i := 0; i < len(g) && i < len(w); i++ {
-		if g[i] != w[i] {
-			return fmt.Sprintf("file has %.120s, want %.120s", g[i], w[i])
+	for len(got) > 0 && len(want) > 0 {
+		g, gRest, _ := bytes.Cut(got, []byte{'\n'})
+		w, wRest, _ := bytes.Cut(want, []byte{'\n'})
+		if !bytes.Equal(g, w) {
+			return fmt.Sprintf("file has %.120s, want %.120s", g, w)
 		}
+		got, want = gRest, wRest
 	}
 	return "key lengths differ"
 }

@@ -198,6 +198,9 @@ func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src uns
 	if p.h == nil {
 		return closedError(direction(inverse), "plan")
 	}
+	if err := checkNotRetired(direction(inverse), dst, dstBytes, src, srcBytes); err != nil {
+		return err
+	}
 	s := p.dev.takeStager(dst, src, dstBytes, srcBytes)
 	if s != nil {
 		faultPoint(faultStagedRun)

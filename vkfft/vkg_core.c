@@ -23,9 +23,13 @@
 #include <CL/cl.h>
 typedef cl_mem vkg_native_mem;
 #elif VKFFT_BACKEND == 1
+#include <cuComplex.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <cuda_runtime_api.h>
 #include <nvrtc.h>
+/* VkFFT's driver and NVRTC calls go through the run-time loaded library pointers */
+#include "vkg_cuda_dl.h"
 typedef void *vkg_native_mem;
 #else
 #error "vkfftgo: unsupported VKFFT_BACKEND (the build tag picks 3 for opencl, 1 for cuda)"
