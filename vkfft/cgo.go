@@ -174,6 +174,7 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
+	stages             stageParams // convolution, separate buffers, fused stages (stages.go)
 }
 
 func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
@@ -210,6 +211,7 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 	if p.save {
 		cp.save = 1
 	}
+	defer fillStages(&cp.stages, &p.stages)()
 	var ph *C.vkg_plan
 	err := withStatus(func(st status) C.int { return C.vkg_plan_create(h, &cp, &ph, st) })
 	return ph, err

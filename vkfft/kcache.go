@@ -28,7 +28,7 @@ package vkfft
 import (
 	"bytes"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -73,9 +73,19 @@ const (
 //go:embed vkg_core.c
 var vkgCoreSource []byte
 
+// the parts of the plan-building code that live beside vkg_core.c
+//
+//go:embed vkg_core_fuse.h vkg_fuse_rewrite.c
+var vkgCoreExtra embed.FS
+
 var vkgCoreHash = sync.OnceValue(func() string {
-	s := sha256.Sum256(vkgCoreSource)
-	return hex.EncodeToString(s[:8])
+	h := sha256.New()
+	h.Write(vkgCoreSource)
+	for _, name := range []string{"vkg_core_fuse.h", "vkg_fuse_rewrite.c"} {
+		b, _ := vkgCoreExtra.ReadFile(name)
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 })
 
 // kcacheBackendTag, when set by a backend's init, adds backend-specific facts to the
@@ -326,6 +336,9 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("register_boost", l.cfg.Tuning.RegisterBoost)
 	kv("complex_bytes", l.complexBytes)
 	kv("real_bytes", l.realBytes)
+	if p.stages != (stageParams{}) {
+		kv("stages", p.stages.key())
+	}
 	return b.Bytes()
 }
 

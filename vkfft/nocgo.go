@@ -21,6 +21,7 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
+	stages             stageParams // convolution, separate buffers, fused stages (stages.go)
 }
 
 func vkfftVersion() int                                        { return VkFFTVersion }

@@ -14,7 +14,11 @@ type Complex interface{ complex64 | complex128 }
 type Real interface{ float32 | float64 }
 
 // Element is any type a Buffer can hold.
-type Element interface{ Complex | Real }
+type Element interface{ Complex | Real | Sample }
+
+// Sample is the element type of integer and half-float sample data (a Spectrometer's
+// input): int8, int16, uint8, or uint16 holding IEEE half-precision bits.
+type Sample interface{ int8 | int16 | uint8 | uint16 }
 
 // plan is the part of every plan type that does not depend on the element types: one
 // VkFFT application with its own device buffers, built once.

@@ -133,7 +133,43 @@ typedef struct vkg_plan_params {
 	const void *load_blob;
 	uint64_t load_bytes;
 	int save;
+	/* convolution, separate input/output buffers, zero padding and fused stages
+	 * (vkg_core_fuse.h); all zero for a plain transform */
+	struct vkg_plan_stages {
+		/* VkFFT's isInputFormatted / isOutputFormatted: the first pass reads input_buffer,
+		 * the last pass writes output_buffer (0: bound at run time); buffer is scratch */
+		int separate_input, separate_output;
+		vkg_mem input_buffer, output_buffer;
+		uint64_t input_bytes, output_bytes;
+		/* element strides of the input and output buffers, fastest axis first as VkFFT
+		 * counts them (stride[i] is the distance between steps of axis i+1; the entry
+		 * after the last axis is the distance between features/batches); 0 = dense */
+		uint64_t input_stride[4], output_stride[4];
+		/* spatial zero padding, per axis in row-major order like shape: elements
+		 * [pad_left, pad_right) of that axis are zero and never read (nor written back) */
+		uint64_t pad_left[3], pad_right[3];
+		int conv; /* VKG_CONV_* */
+		int conj; /* convolution with conj(fft(input)) (cross-correlation) */
+		int cross_power; /* divide the product by its magnitude (phase correlation) */
+		uint64_t features, matrix, kernels; /* coordinateFeatures, matrixConvolution, numberKernels */
+		int symmetric;
+		vkg_mem kernel_buffer;
+		uint64_t kernel_bytes;
+		int forward_only;      /* makeForwardPlanOnly */
+		int offsets_at_launch; /* buffer offsets given per run (vkg_plan_run_io) */
+		int no_reorder;        /* disableReorderFourStep: multi-pass output left in VkFFT's order */
+		/* fused stages: VkFFT's generated source is rewritten so that the first pass reads
+		 * fuse_load samples (vkg_load) and/or the last pass stores through vkg_store;
+		 * fuse_prelude defines both (vkfft/kernels.go). Forward single-precision C2C only. */
+		int fuse_load, fuse_store;
+		const char *fuse_prelude;      /* prepended to a fused kernel */
+		const char *fuse_input_decl;   /* the new declaration of its input, e.g. "const char2* inputs" */
+		const char *fuse_extra_params; /* appended to its parameters ("" on CUDA) */
+		vkg_mem fuse_window, fuse_out; /* bound after creation: the window and the store target */
+	} stages;
 } vkg_plan_params;
+
+enum { VKG_CONV_NONE = 0, VKG_CONV_KERNEL = 1, VKG_CONV_APPLY = 2 };
 
 int vkg_vkfft_version(void);
 int vkg_plan_create(vkg_device *dev, const vkg_plan_params *params, vkg_plan **out, vkg_status *st);
@@ -160,5 +196,40 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
  * and the scaling all go there, and wait synchronises that queue only. */
 int vkg_plan_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
 		    vkg_mem copy_from, uint64_t queue, double scale, int wait, vkg_status *st);
+
+/* A run with every buffer explicit, for plans with stages: buffer (0 = the plan's own),
+ * input and output (separate_input/output; 0 = the plan's), byte offsets into them
+ * (offsets_at_launch), on queue (0 = the device's). Expects the context entered. */
+int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
+		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st);
+/* The same, entering the context itself and optionally waiting (for calls from Go). */
+int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem input, vkg_mem output,
+			 int wait, vkg_status *st);
+/* How many of VkFFT's kernels the fused-stage rewriter changed (0 without stages). */
+int vkg_plan_fused_kernels(vkg_plan *plan);
+/* The number of passes (kernel launches) of a forward transform along the first axis. */
+int vkg_plan_axis_uploads(vkg_plan *plan);
+
+/* ---- companion kernels (backend layer: vkg_kern_<backend>.c) ----
+ * A module is kernels compiled from the backend's source language (OpenCL C, CUDA C via
+ * NVRTC) or loaded from the binary an earlier build returned. */
+typedef struct vkg_module vkg_module;
+typedef struct vkg_kernel vkg_kernel;
+/* Builds from binary when binary_bytes > 0, else from source; a build from source returns
+ * its binary in *bin_out (malloc'd, the caller frees) for the kernel cache. */
+int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
+		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st);
+void vkg_module_destroy(vkg_module *m);
+int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st);
+/* one kernel argument: a pointer to its value (a vkg_mem for buffers) and its size */
+typedef struct vkg_arg {
+	const void *ptr;
+	uint32_t size;
+} vkg_arg;
+/* Enqueues groups[0] x groups[1] work-groups of local x 1 work-items on queue (0 = the
+ * device's); expects the context entered. A kernel is not reentrant (OpenCL keeps its
+ * arguments): its owner serialises launches. */
+int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+		      int nargs, const vkg_arg *args, vkg_status *st);
 
 #endif

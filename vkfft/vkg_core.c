@@ -56,8 +56,20 @@ static int vkg_capture_printf(const char *fmt, ...)
 #error "VkFFT headers not found: run 'make vendor' (or install libvkfft-dev >= 1.3.4)"
 #endif
 #endif
+/* Fused stages (vkg_core_fuse.h) rewrite the source VkFFT generates where it reaches the
+ * compiler: VkFFT's one call of clCreateProgramWithSource / nvrtcCreateProgram goes
+ * through this hook. */
+#if VKFFT_BACKEND == 3
+static cl_program vkg_hook_create_program(cl_context, cl_uint, const char **, const size_t *, cl_int *);
+#define clCreateProgramWithSource vkg_hook_create_program
+#elif VKFFT_BACKEND == 1
+static nvrtcResult vkg_hook_create_program(nvrtcProgram *, const char *, const char *, int, const char *const *,
+					   const char *const *);
+#define nvrtcCreateProgram vkg_hook_create_program
+#endif
 #include <vkFFT.h>
 #undef printf
+#include "vkg_core_fuse.h"
 
 #define VKG_MIN_VKFFT_VERSION 10304
 
@@ -78,6 +90,7 @@ struct vkg_plan {
 #else
 	cl_command_queue launch_queue;
 #endif
+	struct vkg_stage_state stage; /* convolution, separate buffers, fused stages */
 };
 
 static void vkg_log_reset(void)
@@ -203,6 +216,11 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	c.stream = &plan->launch_queue;
 	c.num_streams = 1;
 #endif
+	if (vkg_stages_active(&p->stages)) {
+		rc = vkg_stages_configure(&plan->stage, p, &c, st);
+		if (rc)
+			goto fail_app;
+	}
 	if (p->load_blob) {
 		c.loadApplicationFromString = 1;
 		c.loadApplicationString = (void *)p->load_blob;
@@ -218,7 +236,11 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	cloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	old = cloc ? uselocale(cloc) : (locale_t)0;
 	vkg_log_reset();
+	plan->stage.app = plan->app;
+	vkg_stage_building = &plan->stage;
 	r = initializeVkFFT(plan->app, c);
+	vkg_stage_building = NULL;
+	plan->stage.cfg.fuse_prelude = plan->stage.cfg.fuse_input_decl = plan->stage.cfg.fuse_extra_params = NULL;
 	if (cloc) {
 		uselocale(old);
 		freelocale(cloc);
@@ -232,8 +254,22 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	vkg_ctx_leave(dev);
 	if (r != VKFFT_SUCCESS) {
 		/* a failed initializeVkFFT has already released what it made */
-		rc = vkg_vkfft_fail(st, r, "VkFFT plan creation failed");
+		if (plan->stage.why[0])
+			rc = vkg_fail(st, VKG_ERR_UNSUPPORTED, (int)r, "fused stages not applied: %s", plan->stage.why);
+		else
+			rc = vkg_vkfft_fail(st, r, "VkFFT plan creation failed");
 		goto fail_app;
+	}
+	if (plan->stage.cfg.fuse_load || plan->stage.cfg.fuse_store) {
+		rc = vkg_ctx_enter(dev, st);
+		if (rc == VKG_OK) {
+			rc = vkg_fuse_bind(&plan->stage, st);
+			vkg_ctx_leave(dev);
+		}
+		if (rc) {
+			vkg_plan_destroy(plan);
+			return rc;
+		}
 	}
 	*out = plan;
 	return VKG_OK;
@@ -397,4 +433,66 @@ vkg_device *vkg_plan_device(vkg_plan *plan) { return plan->dev; }
 int vkg_plan_run_queue(vkg_plan *plan, int inverse, uint64_t queue, double scale, vkg_status *st)
 {
 	return run_on(plan, inverse, 0, 0, queue, scale, st);
+}
+
+/* ---- stages: runs with explicit buffers (vkg_core_fuse.h) ---- */
+
+int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
+		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st)
+{
+	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
+	VkFFTResult r;
+	struct vkg_stage_state *s = &plan->stage;
+
+	plan->launch_buffer = buffer ? native_mem(buffer) : plan->buffer;
+	lp.buffer = &plan->launch_buffer;
+	if (s->cfg.separate_input) {
+		s->launch_input = input ? native_mem(input) : s->input;
+		lp.inputBuffer = &s->launch_input;
+	} else if (plan->params.kind == VKG_R2C) {
+		plan->launch_real = input ? native_mem(input) : plan->real;
+		lp.inputBuffer = &plan->launch_real;
+	}
+	if (s->cfg.separate_output) {
+		s->launch_output = output ? native_mem(output) : s->output;
+		lp.outputBuffer = &s->launch_output;
+	}
+	if (s->cfg.offsets_at_launch) {
+		lp.inputBufferOffset = input_off;
+		lp.outputBufferOffset = output_off;
+	}
+#if VKFFT_BACKEND == 1
+	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
+#else
+	plan->launch_queue = queue ? (cl_command_queue)(uintptr_t)queue
+				   : *(cl_command_queue *)plan->native.queue;
+	lp.commandQueue = &plan->launch_queue;
+#endif
+	vkg_log_reset();
+	r = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
+	if (r != VKFFT_SUCCESS)
+		return vkg_vkfft_fail(st, r, s->cfg.conv == VKG_CONV_APPLY ? "convolution failed"
+					      : inverse ? "inverse FFT failed" : "forward FFT failed");
+	return VKG_OK;
+}
+
+int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem input, vkg_mem output,
+			 int wait, vkg_status *st)
+{
+	int rc = vkg_ctx_enter(plan->dev, st);
+	if (rc)
+		return rc;
+	rc = vkg_plan_run_io(plan, inverse, 0, buffer, input, 0, output, 0, st);
+	if (rc == VKG_OK && wait)
+		rc = vkg_queue_sync(plan->dev, 0, st);
+	vkg_ctx_leave(plan->dev);
+	return rc;
+}
+
+int vkg_plan_fused_kernels(vkg_plan *plan) { return plan->stage.fused; }
+
+int vkg_plan_axis_uploads(vkg_plan *plan)
+{
+	return plan->app->localFFTPlan ? (int)plan->app->localFFTPlan->numAxisUploads[0]
+				       : (int)plan->app->localFFTPlan_inverse->numAxisUploads[0];
 }

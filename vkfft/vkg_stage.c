@@ -207,6 +207,11 @@ void vkg_stager_destroy(vkg_stager *s)
 	free(s);
 }
 
+void vkg_stager_copy(vkg_stager *s, void *dst, const void *src, uint64_t bytes)
+{
+	pool_copy(&s->pool, dst, src, (size_t)bytes);
+}
+
 /* chunk_len: the i-th chunk of a transfer starts small and doubles up to a slot, so the
  * first copy (nothing to overlap with yet) and the last are short. */
 static uint64_t chunk_len(const vkg_stager *s, int i, uint64_t remaining)

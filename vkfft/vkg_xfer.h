@@ -43,6 +43,8 @@ typedef struct vkg_stager vkg_stager;
 int vkg_stager_create(vkg_device *dev, uint64_t slot_bytes, int threads, vkg_stager **out,
 		      vkg_status *st);
 void vkg_stager_destroy(vkg_stager *s);
+/* memcpy with the stager's copy threads (for callers that fill pinned memory themselves). */
+void vkg_stager_copy(vkg_stager *s, void *dst, const void *src, uint64_t bytes);
 
 /* Host memory helpers for Go (enter the context themselves). */
 int vkg_pinned_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);

@@ -1,0 +1,113 @@
+//go:build cgo
+
+package vkfft
+
+/*
+#include <stdlib.h>
+#include "vkg.h"
+
+#cgo nocallback vkg_plan_run_io_wait
+*/
+import "C"
+
+import "unsafe"
+
+// fillStages copies s into cs; the returned function frees the C strings after creation.
+func fillStages(cs *C.struct_vkg_plan_stages, s *stageParams) (free func()) {
+	cs.separate_input = cbool(s.separateInput)
+	cs.separate_output = cbool(s.separateOutput)
+	cs.input_buffer = C.vkg_mem(s.inputBuffer)
+	cs.output_buffer = C.vkg_mem(s.outputBuffer)
+	cs.input_bytes = C.uint64_t(s.inputBytes)
+	cs.output_bytes = C.uint64_t(s.outputBytes)
+	for i := range s.inputStride {
+		cs.input_stride[i] = C.uint64_t(s.inputStride[i])
+		cs.output_stride[i] = C.uint64_t(s.outputStride[i])
+	}
+	for i := range s.padLeft {
+		cs.pad_left[i] = C.uint64_t(s.padLeft[i])
+		cs.pad_right[i] = C.uint64_t(s.padRight[i])
+	}
+	cs.conv = C.int(s.conv)
+	cs.conj = cbool(s.conj)
+	cs.cross_power = cbool(s.crossPower)
+	cs.features = C.uint64_t(s.features)
+	cs.matrix = C.uint64_t(s.matrix)
+	cs.kernels = C.uint64_t(s.kernels)
+	cs.kernel_buffer = C.vkg_mem(s.kernelBuffer)
+	cs.kernel_bytes = C.uint64_t(s.kernelBytes)
+	cs.forward_only = cbool(s.forwardOnly)
+	cs.offsets_at_launch = cbool(s.offsetsAtLaunch)
+	cs.no_reorder = cbool(s.noReorder)
+	cs.fuse_load = C.int(s.fuseLoad)
+	cs.fuse_store = C.int(s.fuseStore)
+	cs.fuse_window = C.vkg_mem(s.fuseWindow)
+	cs.fuse_out = C.vkg_mem(s.fuseOut)
+	if s.fuseLoad == 0 && s.fuseStore == 0 {
+		return func() {}
+	}
+	p, d, e := C.CString(s.fuse.prelude), C.CString(s.fuse.inputDecl), C.CString(s.fuse.extraParams)
+	cs.fuse_prelude, cs.fuse_input_decl, cs.fuse_extra_params = p, d, e
+	return func() {
+		C.free(unsafe.Pointer(p))
+		C.free(unsafe.Pointer(d))
+		C.free(unsafe.Pointer(e))
+	}
+}
+
+// planRunIO runs a plan with stages on explicit buffers (0 = the plan's own) on the
+// device's queue.
+func planRunIO(ph planHandle, st status, inverse bool, buffer, input, output uint64, wait bool) error {
+	if C.vkg_plan_run_io_wait(ph, cbool(inverse), C.vkg_mem(buffer), C.vkg_mem(input), C.vkg_mem(output),
+		cbool(wait), st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}
+
+func planFusedKernels(ph planHandle) int { return int(C.vkg_plan_fused_kernels(ph)) }
+
+func planAxisUploads(ph planHandle) int { return int(C.vkg_plan_axis_uploads(ph)) }
+
+// moduleHandle is a vkg_module of companion kernels.
+type moduleHandle = *C.vkg_module
+
+// kernelHandle is one of a module's kernels.
+type kernelHandle = *C.vkg_kernel
+
+// moduleBuild compiles source, or loads binary when it is not empty; a compile returns
+// the binary for the kernel cache.
+func moduleBuild(h deviceHandle, source string, binary []byte) (moduleHandle, []byte, error) {
+	var m *C.vkg_module
+	var out unsafe.Pointer
+	var outBytes C.uint64_t
+	csrc := C.CString(source)
+	defer C.free(unsafe.Pointer(csrc))
+	var bin unsafe.Pointer
+	if len(binary) > 0 {
+		bin = C.CBytes(binary)
+		defer C.free(bin)
+	}
+	err := withStatus(func(st status) C.int {
+		return C.vkg_module_build(h, csrc, bin, C.uint64_t(len(binary)), &m, &out, &outBytes, st)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var saved []byte
+	if out != nil {
+		saved = C.GoBytes(out, C.int(outBytes))
+		C.free(out)
+	}
+	return m, saved, nil
+}
+
+func moduleDestroy(m moduleHandle) { C.vkg_module_destroy(m) }
+
+func moduleKernel(m moduleHandle, name string) (kernelHandle, error) {
+	var k *C.vkg_kernel
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	err := withStatus(func(st status) C.int { return C.vkg_module_kernel(m, cname, &k, st) })
+	return k, err
+}

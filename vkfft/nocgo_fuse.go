@@ -1,0 +1,38 @@
+//go:build !cgo
+
+package vkfft
+
+import "unsafe"
+
+type (
+	moduleHandle  = *struct{}
+	kernelHandle  = *struct{}
+	spectroHandle = *struct{}
+)
+
+type spectroFields struct {
+	plan                         planHandle
+	path                         int
+	realInput                    bool
+	n, bins, chunk, sampleBytes  int
+	sumGroups                    int
+	convert, sumC, sumF, zero    kernelHandle
+	cbuf, rbuf, pbuf, psd, windw uint64
+}
+
+func planRunIO(planHandle, status, bool, uint64, uint64, uint64, bool) error { return ErrNoBackend }
+func planFusedKernels(planHandle) int                                        { return 0 }
+func planAxisUploads(planHandle) int                                         { return 0 }
+func moduleBuild(deviceHandle, string, []byte) (moduleHandle, []byte, error) {
+	return nil, nil, ErrNoBackend
+}
+func moduleDestroy(moduleHandle)                                  {}
+func moduleKernel(moduleHandle, string) (kernelHandle, error)     { return nil, ErrNoBackend }
+func spectroNew(deviceHandle, *spectroFields) spectroHandle       { return nil }
+func spectroFree(spectroHandle)                                   {}
+func spectroZero(spectroHandle, status) error                     { return ErrNoBackend }
+func spectroDevice(spectroHandle, status, uint64, int, int) error { return ErrNoBackend }
+func spectroHost(spectroHandle, stagerHandle, status, unsafe.Pointer, bool, int) error {
+	return ErrNoBackend
+}
+func spectroSetHost(spectroHandle, [2]uint64, [2]unsafe.Pointer, uint64, [2]uint64, [2]uint64) {}
