@@ -5,12 +5,16 @@ package vkfft
 /*
 #include <stdlib.h>
 #include "vkg.h"
+#include "vkg_fuse.h"
 
 #cgo nocallback vkg_plan_run_io_wait
 */
 import "C"
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // fillStages copies s into cs; the returned function frees the C strings after creation.
 func fillStages(cs *C.struct_vkg_plan_stages, s *stageParams) (free func()) {
@@ -110,4 +114,22 @@ func moduleKernel(m moduleHandle, name string) (kernelHandle, error) {
 	defer C.free(unsafe.Pointer(cname))
 	err := withStatus(func(st status) C.int { return C.vkg_module_kernel(m, cname, &k, st) })
 	return k, err
+}
+
+// fuseRewrite runs the rewriter of vkg_fuse_rewrite.c on src (for tests and tools).
+func fuseRewrite(src string, roles int, t fuseText) (string, error) {
+	csrc := C.CString(src)
+	defer C.free(unsafe.Pointer(csrc))
+	p, d, e := C.CString(t.prelude), C.CString(t.inputDecl), C.CString(t.extraParams)
+	defer C.free(unsafe.Pointer(p))
+	defer C.free(unsafe.Pointer(d))
+	defer C.free(unsafe.Pointer(e))
+	text := C.vkg_fuse_text{prelude: p, input_decl: d, extra_params: e}
+	var why [256]C.char
+	out := C.vkg_fuse_rewrite(csrc, C.int(roles), &text, &why[0], C.size_t(len(why)))
+	if out == nil {
+		return "", fmt.Errorf("%w: %s", ErrUnsupported, C.GoString(&why[0]))
+	}
+	defer C.free(unsafe.Pointer(out))
+	return C.GoString(out), nil
 }

@@ -42,3 +42,9 @@ func (s *stageParams) key() string {
 	k.fuse = fuseText{prelude: hex.EncodeToString(text[:8])}
 	return fmt.Sprintf("%+v", k)
 }
+
+// roles of the rewriter (VKG_FUSE_LOAD, VKG_FUSE_STORE)
+const (
+	fuseLoadRole  = 1
+	fuseStoreRole = 2
+)
