@@ -8,6 +8,9 @@ package vkfft
 #include "vkg_fuse.h"
 
 #cgo nocallback vkg_plan_run_io_wait
+#cgo noescape vkg_plan_run_io_host
+#cgo nocallback vkg_plan_run_io_host
+#cgo nocallback vkg_plan_run_items_wait
 */
 import "C"
 
@@ -43,6 +46,7 @@ func fillStages(cs *C.struct_vkg_plan_stages, s *stageParams) (free func()) {
 	cs.forward_only = cbool(s.forwardOnly)
 	cs.offsets_at_launch = cbool(s.offsetsAtLaunch)
 	cs.no_reorder = cbool(s.noReorder)
+	cs.return_to_input = cbool(s.returnToInput)
 	cs.fuse_load = C.int(s.fuseLoad)
 	cs.fuse_store = C.int(s.fuseStore)
 	cs.fuse_window = C.vkg_mem(s.fuseWindow)
@@ -68,6 +72,29 @@ func planRunIO(ph planHandle, st status, inverse bool, buffer, input, output uin
 	}
 	return nil
 }
+
+// planRunIOHost uploads src into in, runs items and downloads out into dst, in one C call.
+func planRunIOHost(ph planHandle, h deviceHandle, st status, dst unsafe.Pointer, dstBytes int64, out uint64,
+	src unsafe.Pointer, srcBytes int64, in uint64, items int) error {
+	if C.vkg_plan_run_io_host(ph, h, dst, C.uint64_t(dstBytes), C.vkg_mem(out), src, C.uint64_t(srcBytes),
+		C.vkg_mem(in), C.uint64_t(items), st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}
+
+// planRunItems queues items runs on device buffers, after copying copyFrom into in
+// when it is not 0 (see vkg_plan_run_items_wait).
+func planRunItems(ph planHandle, h deviceHandle, st status, copyFrom, in, out uint64, items int, inStep, outStep int64) error {
+	if C.vkg_plan_run_items_wait(ph, h, C.vkg_mem(copyFrom), C.vkg_mem(in), C.vkg_mem(out), C.uint64_t(items),
+		C.uint64_t(inStep), C.uint64_t(outStep), 0, st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}
+
+// vkfftPatched reports whether the VkFFT headers compiled in carry cvendor's patches.
+func vkfftPatched() bool { return C.vkg_vkfft_patched() != 0 }
 
 func planFusedKernels(ph planHandle) int { return int(C.vkg_plan_fused_kernels(ph)) }
 

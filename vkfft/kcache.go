@@ -279,7 +279,7 @@ type kcacheIdent struct {
 func identFor(info *DeviceInfo) kcacheIdent {
 	id := kcacheIdent{
 		vkfftVersion: vkfftVersion(),
-		headerSHA:    vkfftDebSHA256,
+		headerSHA:    headerIdent(),
 		coreHash:     vkgCoreHash(),
 		backend:      compiledBackend,
 		name:         info.Name,

@@ -36,3 +36,12 @@ func spectroHost(spectroHandle, stagerHandle, status, unsafe.Pointer, bool, int)
 	return ErrNoBackend
 }
 func spectroSetHost(spectroHandle, [2]uint64, [2]unsafe.Pointer, uint64, [2]uint64, [2]uint64) {}
+
+func planRunIOHost(planHandle, deviceHandle, status, unsafe.Pointer, int64, uint64, unsafe.Pointer, int64, uint64, int) error {
+	return ErrNoBackend
+}
+func planRunItems(planHandle, deviceHandle, status, uint64, uint64, uint64, int, int64, int64) error {
+	return ErrNoBackend
+}
+
+func vkfftPatched() bool { return false }

@@ -21,7 +21,7 @@ type stageParams struct {
 	kernelBuffer                  uint64
 	kernelBytes                   int64
 	forwardOnly, offsetsAtLaunch  bool
-	noReorder                     bool
+	noReorder, returnToInput      bool
 	fuseLoad, fuseStore           int // the load's SampleFormat, the store mode
 	fuse                          fuseText
 	fuseWindow, fuseOut           uint64
@@ -48,3 +48,12 @@ const (
 	fuseLoadRole  = 1
 	fuseStoreRole = 2
 )
+
+// headerIdent names the VkFFT headers compiled in for the kernel cache: the pinned
+// package, and the patches when they were applied.
+func headerIdent() string {
+	if vkfftPatched() {
+		return vkfftDebSHA256 + "+" + vkfftPatches
+	}
+	return vkfftDebSHA256
+}

@@ -158,6 +158,7 @@ typedef struct vkg_plan_params {
 		int forward_only;      /* makeForwardPlanOnly */
 		int offsets_at_launch; /* buffer offsets given per run (vkg_plan_run_io) */
 		int no_reorder;        /* disableReorderFourStep: multi-pass output left in VkFFT's order */
+		int return_to_input;   /* inverseReturnToInputBuffer: the last pass writes the input buffer */
 		/* fused stages: VkFFT's generated source is rewritten so that the first pass reads
 		 * fuse_load samples (vkg_load) and/or the last pass stores through vkg_store;
 		 * fuse_prelude defines both (vkfft/kernels.go). Forward single-precision C2C only. */
@@ -172,6 +173,8 @@ typedef struct vkg_plan_params {
 enum { VKG_CONV_NONE = 0, VKG_CONV_KERNEL = 1, VKG_CONV_APPLY = 2 };
 
 int vkg_vkfft_version(void);
+/* 1 when the VkFFT headers carry cvendor/patches (VKFFT_VKFFTGO_PATCHED), else 0 */
+int vkg_vkfft_patched(void);
 int vkg_plan_create(vkg_device *dev, const vkg_plan_params *params, vkg_plan **out, vkg_status *st);
 void vkg_plan_destroy(vkg_plan *plan);
 /* The compiled kernels saved at creation (params.save); valid until destroy. */
@@ -205,6 +208,16 @@ int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer,
 /* The same, entering the context itself and optionally waiting (for calls from Go). */
 int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem input, vkg_mem output,
 			 int wait, vkg_status *st);
+/* vkg_conv.c: items runs of vkg_plan_run_io, item i at byte offsets i*in_step and
+ * i*out_step (offsets_at_launch; items 1 runs once at offset 0); the _wait form enters
+ * the context, first copies copy_from (when not 0) into in, and may wait. The host round trip uploads src into in, runs the items,
+ * downloads out into dst and waits. */
+int vkg_plan_run_items(vkg_plan *plan, uint64_t queue, vkg_mem in, vkg_mem out, uint64_t items, uint64_t in_step,
+		       uint64_t out_step, vkg_status *st);
+int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, vkg_mem copy_from, vkg_mem in, vkg_mem out,
+			    uint64_t items, uint64_t in_step, uint64_t out_step, int wait, vkg_status *st);
+int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, void *dst, uint64_t dst_bytes, vkg_mem out,
+			 const void *src, uint64_t src_bytes, vkg_mem in, uint64_t items, vkg_status *st);
 /* How many of VkFFT's kernels the fused-stage rewriter changed (0 without stages). */
 int vkg_plan_fused_kernels(vkg_plan *plan);
 /* The number of passes (kernel launches) of a forward transform along the first axis. */

@@ -23,10 +23,20 @@ struct vkg_stage_state {
  * compile hook below needs them, and VkFFT calls it with nothing but the source. */
 static __thread struct vkg_stage_state *vkg_stage_building;
 
+int vkg_vkfft_patched(void)
+{
+#ifdef VKFFT_VKFFTGO_PATCHED
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 static int vkg_stages_active(const struct vkg_plan_stages *g)
 {
 	return g->separate_input || g->separate_output || g->conv || g->fuse_load || g->fuse_store ||
-	       g->forward_only || g->offsets_at_launch || g->no_reorder || g->pad_right[0] || g->pad_right[1] ||
+	       g->forward_only || g->offsets_at_launch || g->no_reorder || g->return_to_input || g->pad_right[0] ||
+	       g->pad_right[1] ||
 	       g->pad_right[2];
 }
 
@@ -82,12 +92,24 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 		c->kernelConvolution = 1;
 		break;
 	case VKG_CONV_APPLY:
+#ifndef VKFFT_VKFFTGO_PATCHED
+		if (p->rank == 3)
+			return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+					"3-D convolution needs VkFFT 1.3.4 with cvendor/patches (make vendor): these headers "
+					"misplace the data of every plane but the first");
+#endif
 		s->kernel = (vkg_native_mem)(uintptr_t)g->kernel_buffer;
 		s->kernel_size = g->kernel_bytes;
 		c->performConvolution = 1;
 		c->kernel = &s->kernel;
 		c->kernelSize = &s->kernel_size;
 		c->conjugateConvolution = g->conj ? 1 : 0;
+#ifndef VKFFT_VKFFTGO_PATCHED
+		if (g->cross_power)
+			return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+					"phase correlation needs VkFFT 1.3.4 with cvendor/patches/vkfft-1.3.4-cross-power.patch "
+					"(make vendor); these headers generate no cross-power normalisation");
+#endif
 		c->crossPowerSpectrumNormalization = g->cross_power ? 1 : 0;
 		if (g->matrix > 1)
 			c->matrixConvolution = g->matrix;
@@ -104,6 +126,8 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 		c->specifyOffsetsAtLaunch = 1;
 	if (g->no_reorder)
 		c->disableReorderFourStep = 1;
+	if (g->return_to_input)
+		c->inverseReturnToInputBuffer = 1;
 	if (g->fuse_load || g->fuse_store) {
 		if (p->rank != 1 || p->kind != VKG_C2C || p->double_precision || !g->forward_only || !g->fuse_prelude ||
 		    !g->fuse_input_decl)
