@@ -73,10 +73,28 @@ func planRunIO(ph planHandle, st status, inverse bool, buffer, input, output uin
 	return nil
 }
 
+// convPadHandle is a vkg_conv_pad in C memory (nil for convolutions without padding).
+type convPadHandle = *C.vkg_conv_pad
+
+// convPadNew describes a zero-padded convolution's pad and crop for the C side.
+func convPadNew(pad, crop kernelHandle, comps int, m, p [3]int, io uint64) convPadHandle {
+	cp := (*C.vkg_conv_pad)(C.calloc(1, C.sizeof_vkg_conv_pad))
+	if cp == nil {
+		return nil
+	}
+	cp.pad, cp.crop, cp.comps, cp.io = pad, crop, C.uint64_t(comps), C.vkg_mem(io)
+	for i := 0; i < 3; i++ {
+		cp.m[i], cp.p[i] = C.uint64_t(m[i]), C.uint64_t(p[i])
+	}
+	return cp
+}
+
+func convPadFree(cp convPadHandle) { C.free(unsafe.Pointer(cp)) }
+
 // planRunIOHost uploads src into in, runs items and downloads out into dst, in one C call.
-func planRunIOHost(ph planHandle, h deviceHandle, st status, dst unsafe.Pointer, dstBytes int64, out uint64,
-	src unsafe.Pointer, srcBytes int64, in uint64, items int) error {
-	if C.vkg_plan_run_io_host(ph, h, dst, C.uint64_t(dstBytes), C.vkg_mem(out), src, C.uint64_t(srcBytes),
+func planRunIOHost(ph planHandle, h deviceHandle, cp convPadHandle, st status, dst unsafe.Pointer, dstBytes int64,
+	out uint64, src unsafe.Pointer, srcBytes int64, in uint64, items int) error {
+	if C.vkg_plan_run_io_host(ph, h, cp, dst, C.uint64_t(dstBytes), C.vkg_mem(out), src, C.uint64_t(srcBytes),
 		C.vkg_mem(in), C.uint64_t(items), st) != 0 {
 		return statusError(st)
 	}
@@ -85,8 +103,9 @@ func planRunIOHost(ph planHandle, h deviceHandle, st status, dst unsafe.Pointer,
 
 // planRunItems queues items runs on device buffers, after copying copyFrom into in
 // when it is not 0 (see vkg_plan_run_items_wait).
-func planRunItems(ph planHandle, h deviceHandle, st status, copyFrom, in, out uint64, items int, inStep, outStep int64) error {
-	if C.vkg_plan_run_items_wait(ph, h, C.vkg_mem(copyFrom), C.vkg_mem(in), C.vkg_mem(out), C.uint64_t(items),
+func planRunItems(ph planHandle, h deviceHandle, cp convPadHandle, st status, copyFrom, in, out uint64, items int,
+	inStep, outStep int64) error {
+	if C.vkg_plan_run_items_wait(ph, h, cp, C.vkg_mem(copyFrom), C.vkg_mem(in), C.vkg_mem(out), C.uint64_t(items),
 		C.uint64_t(inStep), C.uint64_t(outStep), 0, st) != 0 {
 		return statusError(st)
 	}

@@ -65,35 +65,38 @@ type ConvolutionConfig struct {
 
 // convolution is the untyped part of Convolution and RealConvolution.
 type convolution struct {
-	mu      sync.Mutex
-	dev     *Device
-	h       planHandle // nil once closed
-	st      status
-	inLen   int   // elements of src
-	outLen  int   // elements of dst
-	inBytes int64 // of src
+	mu       sync.Mutex
+	dev      *Device
+	h        planHandle // nil once closed
+	st       status
+	inLen    int   // elements of src
+	outLen   int   // elements of dst
+	inBytes  int64 // of src
 	outBytes int64
-	mem     []devMem // kernel spectrum, scratch, input, output
-	in, out uint64
+	mem      []devMem // kernel spectrum, scratch, input, output
+	in, out  uint64
 	// VkFFT's convolution takes one kernel per batch item, or several kernels for one
 	// item: with several kernels (or a matrix) a batch runs item by item
 	items int
 	// the result overwrites the input buffer (one kernel); else it has its own
 	inPlace bool
+	// zero-padded convolutions: pad and crop around the plan's in-place work buffer
+	module moduleHandle
+	pad    convPadHandle
 }
 
 // convGeometry is a validated ConvolutionConfig.
 type convGeometry struct {
-	cfg        ConvolutionConfig
-	fft        []int // transform shape: Shape, or padded for linear convolution
-	linear     bool
-	features   int // components of data
-	kf         int // components of one kernel
-	kernels    int
-	kshape     []int // the kernel's shape as given
-	points     int   // prod(Shape)
-	kpoints    int   // prod(kshape)
-	fftPoints  int   // prod(fft)
+	cfg       ConvolutionConfig
+	fft       []int // transform shape: Shape, or padded for linear convolution
+	linear    bool
+	features  int // components of data
+	kf        int // components of one kernel
+	kernels   int
+	kshape    []int // the kernel's shape as given
+	points    int   // prod(Shape)
+	kpoints   int   // prod(kshape)
+	fftPoints int   // prod(fft)
 }
 
 // goodSize is the smallest m >= n with no prime factor above 7 (fast for VkFFT), even if
@@ -333,56 +336,96 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 	c.inBytes, c.outBytes = int64(c.inLen)*elem, int64(c.outLen)*elem
 	l.complexBytes *= int64(g.kernels * features)
 	l.realBytes *= int64(features)
-	scratch, err := c.alloc(l.complexBytes)
-	if err != nil {
-		return err
-	}
 	if c.in, err = c.alloc(c.inBytes); err != nil {
 		return err
 	}
-	// The result goes back into the input buffer (VkFFT's inverseReturnToInputBuffer)
-	// unless several kernels make it larger: VkFFT 1.3.4 writes out of bounds for a
-	// separate output of a real or zero-padded convolution.
+	// The result goes back into the input buffer (VkFFT's inverseReturnToInputBuffer),
+	// or, with several kernels, into the work buffer: VkFFT 1.3.4 writes past the end of
+	// a separate output buffer of a real convolution.
 	c.inPlace = g.kernels == 1
 	c.out = c.in
-	if !c.inPlace {
-		if k == kindR2C || g.linear {
-			return fmt.Errorf("%w: several kernels need complex data without zero padding", ErrUnsupported)
+	scratch := uint64(0)
+	if c.inPlace {
+		if scratch, err = c.alloc(l.complexBytes); err != nil {
+			return err
+		}
+	} else {
+		if k == kindR2C || g.linear || len(g.fft) == 1 {
+			// VkFFT 1.3.4 gets several kernels wrong on one axis, and has no place for their
+			// results in a real or padded convolution
+			return fmt.Errorf("%w: several kernels need complex data of 2 or 3 axes without zero padding", ErrUnsupported)
 		}
 		if c.out, err = c.alloc(c.outBytes); err != nil {
 			return err
 		}
+		scratch = c.out
+	}
+	input := c.in
+	if g.linear {
+		// VkFFT 1.3.4's zero padding is wrong beyond the fastest axis (VkFFT issue 201,
+		// fixed later): the plan transforms the padded shape in place on a work buffer that
+		// the pad kernel fills (zeros beyond the data) and the crop kernel reads back.
+		if c.items > 1 {
+			return fmt.Errorf("%w: zero-padded convolution of matrices or several kernels", ErrUnsupported)
+		}
+		if input, err = c.buildPad(h, g, k, complexSize, features); err != nil {
+			return err
+		}
 	}
 	st := stageParams{
-		separateInput: true, inputBuffer: c.in, inputBytes: c.inBytes,
-		separateOutput: !c.inPlace, outputBuffer: c.out, outputBytes: c.outBytes, returnToInput: c.inPlace,
-		conv: convApply, conj: g.cfg.Mode != Convolve, crossPower: g.cfg.Mode == PhaseCorrelate,
+		separateInput: true, inputBuffer: input, inputBytes: c.inBytes,
+		returnToInput: c.inPlace,
+		conv:          convApply, conj: g.cfg.Mode != Convolve, crossPower: g.cfg.Mode == PhaseCorrelate,
 		features: features, kernels: g.kernels, kernelBuffer: spectrum, kernelBytes: kl.complexBytes,
 		offsetsAtLaunch: c.items > 1,
+	}
+	if g.linear {
+		st.inputBytes = int64(features*g.fftPoints) * elem
 	}
 	if g.cfg.Matrix > 1 {
 		st.matrix = g.cfg.Matrix
 	}
-	if g.linear {
-		// compact Shape-sized data; the transform's extra points are zero padding
-		shape, fft := g.cfg.Shape, g.fft
-		if len(shape) == 1 {
-			shape, fft = []int{1, shape[0]}, []int{1, fft[0]}
-		}
-		rank := len(fft)
-		stride := uint64(1)
-		for i := 0; i < rank; i++ {
-			a := rank - 1 - i // VkFFT's axis i is row-major axis a
-			stride *= uint64(shape[a])
-			st.inputStride[i], st.outputStride[i] = stride, stride
-			if shape[a] < fft[a] {
-				st.padLeft[a], st.padRight[a] = uint64(shape[a]), uint64(fft[a])
-			}
-		}
-	}
-	params := planParams{l: l, useLUT: lutSetting(l), buffer: scratch, realBuffer: c.in, stages: st}
+	params := planParams{l: l, useLUT: lutSetting(l), buffer: scratch, realBuffer: input, stages: st}
 	c.h, _, err = planCreateCached(h, &d.info, &params)
 	return err
+}
+
+// buildPad makes the work buffer and the pad and crop kernels of a zero-padded
+// convolution of comps components, and returns the work buffer.
+func (c *convolution) buildPad(h deviceHandle, g *convGeometry, k kind, complexSize uintptr, comps int) (uint64, error) {
+	typ := map[uintptr]string{8: "float2", 16: "double2"}[complexSize]
+	elem := int64(complexSize)
+	if k == kindR2C {
+		typ = map[uintptr]string{8: "float", 16: "double"}[complexSize]
+		elem /= 2
+	}
+	io, err := c.alloc(int64(comps*g.fftPoints) * elem)
+	if err != nil {
+		return 0, err
+	}
+	if c.module, err = moduleCreateCached(h, &c.dev.info, padCropSource(compiledBackend, typ)); err != nil {
+		return 0, err
+	}
+	pad, err := moduleKernel(c.module, "vkg_pad")
+	if err != nil {
+		return 0, err
+	}
+	crop, err := moduleKernel(c.module, "vkg_crop")
+	if err != nil {
+		return 0, err
+	}
+	var m, p [3]int
+	for i := range m {
+		m[i], p[i] = 1, 1
+	}
+	r := len(g.fft)
+	for i := 0; i < r; i++ {
+		m[3-r+i], p[3-r+i] = g.cfg.Shape[i], g.fft[i]
+	}
+	if c.pad = convPadNew(pad, crop, comps, m, p, io); c.pad == nil {
+		return 0, fmt.Errorf("%w: out of host memory", ErrOutOfMemory)
+	}
+	return io, nil
 }
 
 // applyHost is the hot path for host slices: one cgo call.
@@ -392,7 +435,7 @@ func (c *convolution) applyHost(dst, src unsafe.Pointer) error {
 	if c.h == nil {
 		return closedError("apply", "convolution")
 	}
-	if err := planRunIOHost(c.h, c.dev.h, c.st, dst, c.outBytes, c.out, src, c.inBytes, c.in, c.items); err != nil {
+	if err := planRunIOHost(c.h, c.dev.h, c.pad, c.st, dst, c.outBytes, c.out, src, c.inBytes, c.in, c.items); err != nil {
 		return opError("apply", err)
 	}
 	return nil
@@ -419,13 +462,13 @@ func (c *convolution) applyBuffers(dst, src *buffer) error {
 		return opError(op, ErrWrongDevice)
 	}
 	in, out, from := src.m, dst.m, uint64(0)
-	if c.inPlace { // the result lands where the input was: dst, holding a copy of src
+	if c.inPlace && c.pad == nil { // the result lands where the input was: dst, holding a copy of src
 		in = dst.m
 		if dst != src {
 			from = src.m
 		}
 	}
-	if err := planRunItems(c.h, c.dev.h, c.st, from, in, out, c.items, c.inBytes/int64(c.items),
+	if err := planRunItems(c.h, c.dev.h, c.pad, c.st, from, in, out, c.items, c.inBytes/int64(c.items),
 		c.outBytes/int64(c.items)); err != nil {
 		return opError(op, err)
 	}
@@ -449,6 +492,14 @@ func (c *convolution) releaseLocked() {
 		_ = deviceSync(c.dev.h)
 		planDestroy(c.h)
 		c.h = nil
+	}
+	if c.module != nil {
+		moduleDestroy(c.module)
+		c.module = nil
+	}
+	if c.pad != nil {
+		convPadFree(c.pad)
+		c.pad = nil
 	}
 	for _, m := range c.mem {
 		c.dev.free(m.m, m.bytes)

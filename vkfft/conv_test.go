@@ -137,7 +137,9 @@ func TestConvolutionAccuracy(t *testing.T) {
 		{"linear-r2c-double-3d", ConvolutionConfig{Config: Config{Shape: []int{5, 6, 7}}, KernelShape: []int{3, 2, 3}}, true, true},
 		{"features-c2c-single", ConvolutionConfig{Config: Config{Shape: []int{32}, Batch: 2}, Features: 2}, false, false},
 		{"matrix-r2c-single", ConvolutionConfig{Config: Config{Shape: []int{8, 8}}, Matrix: 2}, true, false},
-		{"kernels-c2c-single", ConvolutionConfig{Config: Config{Shape: []int{32}}, Kernels: 3}, false, false},
+		{"kernels-c2c-single", ConvolutionConfig{Config: Config{Shape: []int{8, 12}}, Kernels: 3}, false, false},
+		{"kernels-c2c-double-batch", ConvolutionConfig{Config: Config{Shape: []int{6, 8, 4}, Batch: 2}, Kernels: 2}, false, true},
+		{"matrix-c2c-single-batch", ConvolutionConfig{Config: Config{Shape: []int{8, 6}, Batch: 2}, Matrix: 3}, false, false},
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, c := range cases {

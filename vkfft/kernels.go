@@ -256,3 +256,40 @@ extern "C" { __device__ struct vkg_fuse_args vkg_fuse; }
 	t.prelude = sb.String()
 	return t
 }
+
+// padCropSource is the module of a zero-padded convolution, for elements of typ
+// ("float2", "double2", "float" or "double"):
+//
+//	vkg_pad(src, dst, comps, m0, m1, m2, p0, p1, p2)   dst (comps arrays of p) = src (of m), zeros beyond
+//	vkg_crop(src, dst, ...)                             dst (comps arrays of m) = the first m points of src
+func padCropSource(b Backend, typ string) string {
+	var sb strings.Builder
+	if b != CUDA && strings.HasPrefix(typ, "double") {
+		sb.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
+	}
+	sb.WriteString(dialect(b))
+	zero := "0"
+	switch {
+	case typ == "float2" && b == CUDA:
+		zero = "make_float2(0.0f, 0.0f)"
+	case typ == "double2" && b == CUDA:
+		zero = "make_double2(0.0, 0.0)"
+	case strings.HasSuffix(typ, "2"):
+		zero = "(" + typ + ")(0, 0)"
+	}
+	fmt.Fprintf(&sb, `VKG_KERNEL vkg_pad(const VKG_GLOBAL %[1]s *src, VKG_GLOBAL %[1]s *dst, vkg_u64 comps, vkg_u64 m0, vkg_u64 m1, vkg_u64 m2, vkg_u64 p0, vkg_u64 p1, vkg_u64 p2) {
+	vkg_u64 i = VKG_GID, np = p0 * p1 * p2, c = i / np, r = i %% np;
+	vkg_u64 z = r / (p1 * p2), y = r / p2 %% p1, x = r %% p2;
+	if (c >= comps) return;
+	if (z < m0 && y < m1 && x < m2) dst[i] = src[c * m0 * m1 * m2 + (z * m1 + y) * m2 + x];
+	else dst[i] = %[2]s;
+}
+VKG_KERNEL vkg_crop(const VKG_GLOBAL %[1]s *src, VKG_GLOBAL %[1]s *dst, vkg_u64 comps, vkg_u64 m0, vkg_u64 m1, vkg_u64 m2, vkg_u64 p0, vkg_u64 p1, vkg_u64 p2) {
+	vkg_u64 i = VKG_GID, nm = m0 * m1 * m2, c = i / nm, r = i %% nm;
+	vkg_u64 z = r / (m1 * m2), y = r / m2 %% m1, x = r %% m2;
+	if (c >= comps) return;
+	dst[i] = src[c * p0 * p1 * p2 + (z * p1 + y) * p2 + x];
+}
+`, typ, zero)
+	return sb.String()
+}

@@ -37,10 +37,14 @@ func spectroHost(spectroHandle, stagerHandle, status, unsafe.Pointer, bool, int)
 }
 func spectroSetHost(spectroHandle, [2]uint64, [2]unsafe.Pointer, uint64, [2]uint64, [2]uint64) {}
 
-func planRunIOHost(planHandle, deviceHandle, status, unsafe.Pointer, int64, uint64, unsafe.Pointer, int64, uint64, int) error {
+type convPadHandle = *struct{}
+
+func convPadNew(kernelHandle, kernelHandle, int, [3]int, [3]int, uint64) convPadHandle { return nil }
+func convPadFree(convPadHandle)                                                       {}
+func planRunIOHost(planHandle, deviceHandle, convPadHandle, status, unsafe.Pointer, int64, uint64, unsafe.Pointer, int64, uint64, int) error {
 	return ErrNoBackend
 }
-func planRunItems(planHandle, deviceHandle, status, uint64, uint64, uint64, int, int64, int64) error {
+func planRunItems(planHandle, deviceHandle, convPadHandle, status, uint64, uint64, uint64, int, int64, int64) error {
 	return ErrNoBackend
 }
 

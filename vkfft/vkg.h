@@ -209,15 +209,24 @@ int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer,
 int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem input, vkg_mem output,
 			 int wait, vkg_status *st);
 /* vkg_conv.c: items runs of vkg_plan_run_io, item i at byte offsets i*in_step and
- * i*out_step (offsets_at_launch; items 1 runs once at offset 0); the _wait form enters
- * the context, first copies copy_from (when not 0) into in, and may wait. The host round trip uploads src into in, runs the items,
- * downloads out into dst and waits. */
+ * i*out_step (offsets_at_launch; items 1 runs once at offset 0). The _wait form enters
+ * the context, first copies copy_from (when not 0) into in, and may wait. The host round
+ * trip uploads src into in, runs the items, downloads out into dst and waits. With a
+ * vkg_conv_pad, in and out are compact (comps arrays of m) and the plan runs in place on
+ * io (comps arrays of p): the pad kernel fills io with in and zeros, the crop kernel
+ * copies io's first m points back to out. */
+typedef struct vkg_kernel vkg_kernel;
+typedef struct vkg_conv_pad {
+	vkg_kernel *pad, *crop;
+	uint64_t comps, m[3], p[3]; /* row-major, leading axes 1 below rank 3 */
+	vkg_mem io;
+} vkg_conv_pad;
 int vkg_plan_run_items(vkg_plan *plan, uint64_t queue, vkg_mem in, vkg_mem out, uint64_t items, uint64_t in_step,
 		       uint64_t out_step, vkg_status *st);
-int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, vkg_mem copy_from, vkg_mem in, vkg_mem out,
-			    uint64_t items, uint64_t in_step, uint64_t out_step, int wait, vkg_status *st);
-int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, void *dst, uint64_t dst_bytes, vkg_mem out,
-			 const void *src, uint64_t src_bytes, vkg_mem in, uint64_t items, vkg_status *st);
+int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, vkg_mem copy_from, vkg_mem in,
+			    vkg_mem out, uint64_t items, uint64_t in_step, uint64_t out_step, int wait, vkg_status *st);
+int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, void *dst, uint64_t dst_bytes,
+			 vkg_mem out, const void *src, uint64_t src_bytes, vkg_mem in, uint64_t items, vkg_status *st);
 /* How many of VkFFT's kernels the fused-stage rewriter changed (0 without stages). */
 int vkg_plan_fused_kernels(vkg_plan *plan);
 /* The number of passes (kernel launches) of a forward transform along the first axis. */

@@ -443,7 +443,12 @@ int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer,
 	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
 	VkFFTResult r;
 	struct vkg_stage_state *s = &plan->stage;
+	/* a convolution with neither an output buffer nor a return to its input leaves the
+	 * result in buffer (several kernels): output names that buffer */
+	int out_in_buffer = s->cfg.conv == VKG_CONV_APPLY && !s->cfg.separate_output && !s->cfg.return_to_input;
 
+	if (out_in_buffer && output)
+		buffer = output;
 	plan->launch_buffer = buffer ? native_mem(buffer) : plan->buffer;
 	lp.buffer = &plan->launch_buffer;
 	if (s->cfg.separate_input) {
@@ -460,6 +465,8 @@ int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer,
 	if (s->cfg.offsets_at_launch) {
 		lp.inputBufferOffset = input_off;
 		lp.outputBufferOffset = output_off;
+		if (out_in_buffer)
+			lp.bufferOffset = output_off;
 	}
 #if VKFFT_BACKEND == 1
 	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
