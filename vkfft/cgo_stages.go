@@ -179,3 +179,24 @@ func fuseRewrite(src string, roles int, t fuseText) (string, error) {
 	defer C.free(unsafe.Pointer(out))
 	return C.GoString(out), nil
 }
+
+// launchKernel queues k on the device's queue with 64-bit arguments (buffers and
+// integers); for tools and benchmarks (the hot paths launch from C).
+func launchKernel(h deviceHandle, st status, k kernelHandle, groups [2]uint64, local uint32, args ...uint64) error {
+	cargs := (*C.vkg_arg)(C.calloc(C.size_t(len(args)), C.sizeof_vkg_arg))
+	vals := (*C.uint64_t)(C.calloc(C.size_t(len(args)), 8))
+	defer C.free(unsafe.Pointer(cargs))
+	defer C.free(unsafe.Pointer(vals))
+	ca := unsafe.Slice(cargs, len(args))
+	cv := unsafe.Slice(vals, len(args))
+	for i, a := range args {
+		cv[i] = C.uint64_t(a)
+		ca[i].ptr = unsafe.Pointer(&cv[i])
+		ca[i].size = 8
+	}
+	g := [2]C.uint64_t{C.uint64_t(groups[0]), C.uint64_t(groups[1])}
+	if C.vkg_kernel_launch_now(h, k, &g[0], C.uint32_t(local), C.int(len(args)), cargs, st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}

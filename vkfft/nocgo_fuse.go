@@ -40,7 +40,7 @@ func spectroSetHost(spectroHandle, [2]uint64, [2]unsafe.Pointer, uint64, [2]uint
 type convPadHandle = *struct{}
 
 func convPadNew(kernelHandle, kernelHandle, int, [3]int, [3]int, uint64) convPadHandle { return nil }
-func convPadFree(convPadHandle)                                                       {}
+func convPadFree(convPadHandle)                                                        {}
 func planRunIOHost(planHandle, deviceHandle, convPadHandle, status, unsafe.Pointer, int64, uint64, unsafe.Pointer, int64, uint64, int) error {
 	return ErrNoBackend
 }
@@ -49,3 +49,7 @@ func planRunItems(planHandle, deviceHandle, convPadHandle, status, uint64, uint6
 }
 
 func vkfftPatched() bool { return false }
+
+func launchKernel(deviceHandle, status, kernelHandle, [2]uint64, uint32, ...uint64) error {
+	return ErrNoBackend
+}

@@ -253,5 +253,8 @@ typedef struct vkg_arg {
  * arguments): its owner serialises launches. */
 int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st);
+/* vkg_kernel_launch on the device's queue, entering the context itself (vkg_conv.c). */
+int vkg_kernel_launch_now(vkg_device *dev, vkg_kernel *k, const uint64_t groups[2], uint32_t local, int nargs,
+			  const vkg_arg *args, vkg_status *st);
 
 #endif

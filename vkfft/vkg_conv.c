@@ -76,3 +76,14 @@ int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp
 	vkg_ctx_leave(dev);
 	return rc;
 }
+
+int vkg_kernel_launch_now(vkg_device *dev, vkg_kernel *k, const uint64_t groups[2], uint32_t local, int nargs,
+			  const vkg_arg *args, vkg_status *st)
+{
+	int rc = vkg_ctx_enter(dev, st);
+	if (rc)
+		return rc;
+	rc = vkg_kernel_launch(dev, 0, k, groups, local, nargs, args, st);
+	vkg_ctx_leave(dev);
+	return rc;
+}
