@@ -47,6 +47,7 @@ func fillStages(cs *C.struct_vkg_plan_stages, s *stageParams) (free func()) {
 	cs.offsets_at_launch = cbool(s.offsetsAtLaunch)
 	cs.no_reorder = cbool(s.noReorder)
 	cs.return_to_input = cbool(s.returnToInput)
+	cs.shared_memory = C.uint64_t(s.sharedMemory)
 	cs.fuse_load = C.int(s.fuseLoad)
 	cs.fuse_store = C.int(s.fuseStore)
 	cs.fuse_window = C.vkg_mem(s.fuseWindow)
@@ -118,6 +119,9 @@ func vkfftPatched() bool { return C.vkg_vkfft_patched() != 0 }
 func planFusedKernels(ph planHandle) int { return int(C.vkg_plan_fused_kernels(ph)) }
 
 func planAxisUploads(ph planHandle) int { return int(C.vkg_plan_axis_uploads(ph)) }
+
+// planOwnBytes is the device memory VkFFT allocated for the plan itself.
+func planOwnBytes(ph planHandle) int64 { return int64(C.vkg_plan_own_bytes(ph)) }
 
 // moduleHandle is a vkg_module of companion kernels.
 type moduleHandle = *C.vkg_module

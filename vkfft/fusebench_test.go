@@ -60,8 +60,11 @@ func envList(name, def string) []string {
 func benchSpectrometer(t *testing.T, n, b, iters int, chunks, fusions, tunings []string) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	samples := make([]int8, 2*n*b)
-	for i := range samples {
-		samples[i] = int8(rng.IntN(255) - 127)
+	for i := 0; i < len(samples); i += 8 { // noise in [-127, 127], 8 samples per draw
+		v := rng.Uint64()
+		for j := 0; j < 8 && i+j < len(samples); j++ {
+			samples[i+j] = int8(int(byte(v>>(8*j)))%255 - 127)
+		}
 	}
 	buf, err := NewBuffer[int8](testDev, len(samples))
 	require.NoError(t, err)

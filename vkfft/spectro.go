@@ -71,6 +71,11 @@ type SpectrometerConfig struct {
 	// 0 picks about 16 MiB of complex data per chunk (small enough to stay in a large
 	// GPU cache between the passes).
 	Chunk int
+	// BinOrder says who puts multi-pass spectra in frequency order (default BinOrderAuto).
+	BinOrder BinOrder
+	// SharedMemory, when set, is the shared memory per block (bytes) VkFFT plans its
+	// kernels for, below the device's limit: a launch-configuration knob.
+	SharedMemory int
 	// LUT and Tuning configure VkFFT's kernels as in Config.
 	LUT    LUT
 	Tuning Tuning
@@ -96,6 +101,7 @@ type Spectrometer struct {
 	module  moduleHandle
 	st      status
 	scratch []float32 // Read's download, before reordering
+	perm    []int32   // perm[position] = bin, where VkFFT leaves the bins in its own order
 
 	// device memory: bytes of each allocation for the working-set report
 	mem []devMem
@@ -138,6 +144,10 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 		return cfg, fmt.Errorf("%w: unknown fusion %d", ErrInvalidArgument, int(cfg.Fusion))
 	case cfg.Chunk < 0:
 		return cfg, fmt.Errorf("%w: chunk %d is negative", ErrInvalidBatch, cfg.Chunk)
+	case cfg.BinOrder < BinOrderAuto || cfg.BinOrder > BinOrderOnRead:
+		return cfg, fmt.Errorf("%w: unknown bin order %d", ErrInvalidArgument, int(cfg.BinOrder))
+	case cfg.SharedMemory < 0:
+		return cfg, fmt.Errorf("%w: shared memory %d is negative", ErrInvalidArgument, cfg.SharedMemory)
 	}
 	if cfg.Batch == 0 {
 		cfg.Batch = 1
@@ -181,7 +191,18 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if !cfg.Input.Complex() {
 		sp.bins = cfg.N/2 + 1
 	}
-	if err := sp.build(h); err != nil {
+	// VkFFT's own bin order first (no temporary buffer), checked by probing; VkFFT's
+	// reordering where the order is not recognised
+	onRead := cfg.BinOrder != BinOrderVkFFT && cfg.Input.Complex()
+	err = sp.build(h, onRead)
+	if err == nil && onRead && planAxisUploads(sp.plan) > 1 {
+		if sp.perm, err = sp.probeOrder(h); err != nil && cfg.BinOrder == BinOrderAuto {
+			sp.releaseLocked()
+			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins}
+			err = sp.build(h, false)
+		}
+	}
+	if err != nil {
 		sp.releaseLocked()
 		return nil, opError(op, err)
 	}
@@ -197,12 +218,13 @@ func (sp *Spectrometer) alloc(bytes int64) (uint64, error) {
 	return m, err
 }
 
-// build makes everything; on failure the caller releases what was made.
-func (sp *Spectrometer) build(h deviceHandle) error {
+// build makes everything (with VkFFT's bin order left as it is when noReorder); on
+// failure the caller releases what was made.
+func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 	cfg := &sp.cfg
 	d := sp.dev
 	sp.st = newStatus()
-	sp.scratch = make([]float32, sp.bins)
+	sp.scratch = make([]float32, 2*sp.bins) // the second half for reordering
 	f := spectroFields{n: cfg.N, bins: sp.bins, chunk: sp.chunk, sampleBytes: cfg.Input.sampleBytes(),
 		realInput: !cfg.Input.Complex()}
 	var err error
@@ -254,7 +276,7 @@ func (sp *Spectrometer) build(h deviceHandle) error {
 		want = defaultFusion()
 	}
 	if want != FusionCompanion && cfg.Input.Complex() {
-		err = sp.buildFused(h, l, want, spec, &f)
+		err = sp.buildFused(h, l, want, spec, &f, noReorder)
 		if err == nil {
 			sp.fusion = want
 		} else if !errors.Is(err, ErrUnsupported) {
@@ -263,7 +285,7 @@ func (sp *Spectrometer) build(h deviceHandle) error {
 	}
 	if sp.plan == nil {
 		params := planParams{l: l, useLUT: lutSetting(l), buffer: f.cbuf, realBuffer: f.rbuf,
-			stages: stageParams{forwardOnly: true}}
+			stages: stageParams{forwardOnly: true, noReorder: noReorder, sharedMemory: cfg.SharedMemory}}
 		if sp.plan, _, err = planCreateCached(h, &d.info, &params); err != nil {
 			return err
 		}
@@ -279,7 +301,8 @@ func (sp *Spectrometer) build(h deviceHandle) error {
 
 // buildFused makes the rewritten plan of fusion mode want; ErrUnsupported when VkFFT's
 // kernels for this size are not ones the rewriter knows.
-func (sp *Spectrometer) buildFused(h deviceHandle, l layout, want Fusion, spec loadSpec, f *spectroFields) error {
+func (sp *Spectrometer) buildFused(h deviceHandle, l layout, want Fusion, spec loadSpec, f *spectroFields,
+	noReorder bool) error {
 	store, out := storeNone, uint64(0)
 	switch want {
 	case FusionPower:
@@ -295,7 +318,7 @@ func (sp *Spectrometer) buildFused(h deviceHandle, l layout, want Fusion, spec l
 		separateInput: true, inputBuffer: f.cbuf, inputBytes: l.complexBytes,
 		forwardOnly: true, offsetsAtLaunch: true,
 		fuseLoad: int(sp.cfg.Input), fuseStore: store, fuse: fusedText(compiledBackend, spec, store),
-		fuseWindow: f.windw, fuseOut: out,
+		fuseWindow: f.windw, fuseOut: out, noReorder: noReorder, sharedMemory: sp.cfg.SharedMemory,
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.cbuf, stages: st}
 	ph, _, err := planCreateCached(h, &sp.dev.info, &params)
@@ -342,6 +365,9 @@ func (sp *Spectrometer) WorkingSet() int64 {
 	var n int64
 	for _, m := range sp.mem {
 		n += m.bytes
+	}
+	if sp.plan != nil {
+		n += planOwnBytes(sp.plan)
 	}
 	return n
 }
@@ -563,13 +589,21 @@ func (sp *Spectrometer) Read(psd []float32) error {
 	if err := memDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
 		return opError(op, err)
 	}
+	src := sp.scratch
+	if sp.perm != nil { // VkFFT's order: through the other half of scratch
+		ordered := sp.scratch[sp.bins:]
+		for p, k := range sp.perm {
+			ordered[k] = sp.scratch[p]
+		}
+		src = ordered
+	}
 	if !sp.cfg.FFTShift {
-		copy(psd, sp.scratch)
+		copy(psd, src)
 		return nil
 	}
 	s := sp.bins / 2 // numpy's fftshift: bin k moves to (k + N/2) mod N
-	copy(psd[s:], sp.scratch[:sp.bins-s])
-	copy(psd[:s], sp.scratch[sp.bins-s:])
+	copy(psd[s:], src[:sp.bins-s])
+	copy(psd[:s], src[sp.bins-s:])
 	return nil
 }
 

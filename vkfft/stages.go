@@ -22,6 +22,7 @@ type stageParams struct {
 	kernelBytes                   int64
 	forwardOnly, offsetsAtLaunch  bool
 	noReorder, returnToInput      bool
+	sharedMemory                  int // bytes VkFFT plans kernels for; 0 = the device's
 	fuseLoad, fuseStore           int // the load's SampleFormat, the store mode
 	fuse                          fuseText
 	fuseWindow, fuseOut           uint64

@@ -159,6 +159,7 @@ typedef struct vkg_plan_params {
 		int offsets_at_launch; /* buffer offsets given per run (vkg_plan_run_io) */
 		int no_reorder;        /* disableReorderFourStep: multi-pass output left in VkFFT's order */
 		int return_to_input;   /* inverseReturnToInputBuffer: the last pass writes the input buffer */
+		uint64_t shared_memory; /* sharedMemorySize VkFFT plans kernels for (0: the device's) */
 		/* fused stages: VkFFT's generated source is rewritten so that the first pass reads
 		 * fuse_load samples (vkg_load) and/or the last pass stores through vkg_store;
 		 * fuse_prelude defines both (vkfft/kernels.go). Forward single-precision C2C only. */
@@ -231,6 +232,8 @@ int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp
 int vkg_plan_fused_kernels(vkg_plan *plan);
 /* The number of passes (kernel launches) of a forward transform along the first axis. */
 int vkg_plan_axis_uploads(vkg_plan *plan);
+/* Device memory VkFFT allocated itself for the plan (its temporary buffer), in bytes. */
+uint64_t vkg_plan_own_bytes(vkg_plan *plan);
 
 /* ---- companion kernels (backend layer: vkg_kern_<backend>.c) ----
  * A module is kernels compiled from the backend's source language (OpenCL C, CUDA C via

@@ -503,3 +503,11 @@ int vkg_plan_axis_uploads(vkg_plan *plan)
 	return plan->app->localFFTPlan ? (int)plan->app->localFFTPlan->numAxisUploads[0]
 				       : (int)plan->app->localFFTPlan_inverse->numAxisUploads[0];
 }
+
+uint64_t vkg_plan_own_bytes(vkg_plan *plan)
+{
+	VkFFTConfiguration *c = &plan->app->configuration;
+	if (c->allocateTempBuffer && c->tempBufferSize)
+		return c->tempBufferSize[0];
+	return 0;
+}

@@ -35,7 +35,8 @@ int vkg_vkfft_patched(void)
 static int vkg_stages_active(const struct vkg_plan_stages *g)
 {
 	return g->separate_input || g->separate_output || g->conv || g->fuse_load || g->fuse_store ||
-	       g->forward_only || g->offsets_at_launch || g->no_reorder || g->return_to_input || g->pad_right[0] ||
+	       g->forward_only || g->offsets_at_launch || g->no_reorder || g->return_to_input || g->shared_memory ||
+	       g->pad_right[0] ||
 	       g->pad_right[1] ||
 	       g->pad_right[2];
 }
@@ -128,6 +129,8 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 		c->disableReorderFourStep = 1;
 	if (g->return_to_input)
 		c->inverseReturnToInputBuffer = 1;
+	if (g->shared_memory)
+		c->sharedMemorySize = g->shared_memory;
 	if (g->fuse_load || g->fuse_store) {
 		if (p->rank != 1 || p->kind != VKG_C2C || p->double_precision || !g->forward_only || !g->fuse_prelude ||
 		    !g->fuse_input_decl)
