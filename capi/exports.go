@@ -66,7 +66,8 @@ func vkfftgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_st
 		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
 	}
 	tables.mu.Lock()
-	tables.devs[uintptr(tok)] = &cdev{d: d, plans: map[*cplan]struct{}{}, bufs: map[*cbuf]struct{}{}}
+	tables.devs[uintptr(tok)] = &cdev{d: d, plans: map[*cplan]struct{}{}, bufs: map[*cbuf]struct{}{},
+		fused: map[*cfused]struct{}{}}
 	tables.mu.Unlock()
 	*out = (*C.vkfftgo_device)(tok)
 	return C.VKFFTGO_SUCCESS
@@ -95,7 +96,11 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 		delete(tables.bufs, uintptr(b.token))
 		tokens = append(tokens, b.token)
 	}
-	d.plans, d.bufs = nil, nil
+	for f := range d.fused {
+		delete(tables.fused, uintptr(f.token))
+		tokens = append(tokens, f.token)
+	}
+	d.plans, d.bufs, d.fused = nil, nil, nil
 	tables.mu.Unlock()
 	err = d.d.Close()
 	for _, t := range tokens {

@@ -34,6 +34,7 @@ type cdev struct {
 	d     *vkfft.Device
 	plans map[*cplan]struct{} // guarded by tables.mu
 	bufs  map[*cbuf]struct{}
+	fused map[*cfused]struct{} // convolutions and spectrometers (fuse.go)
 }
 
 // cplan is a plan of one of the four element-type combinations.
@@ -65,7 +66,8 @@ var tables = struct {
 	devs  map[uintptr]*cdev
 	plans map[uintptr]*cplan
 	bufs  map[uintptr]*cbuf
-}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}}
+	fused map[uintptr]*cfused
+}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}, fused: map[uintptr]*cfused{}}
 
 // newToken allocates the C memory whose address is a new handle.
 func newToken() unsafe.Pointer { return C.calloc(1, 16) }

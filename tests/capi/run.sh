@@ -72,6 +72,10 @@ step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"
 
+step "convolutions and spectrometer from C (fuse.c)"
+gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
+"$tmp/fuse"
+
 step "C++ consumer: its own CMake project with find_package(VkFFTGo), against the moved copy"
 cmake -S "$here/cxx" -B "$tmp/cxx" -DCMAKE_PREFIX_PATH="$inst" -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" ||
   { cat "$tmp/cmake.log"; die "cmake configure"; }
