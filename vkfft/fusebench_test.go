@@ -28,19 +28,32 @@ func TestFuseBench(t *testing.T) {
 	}
 	iters := envInt("VKFFTGO_FUSE_ITERS", 20)
 	sizes := envList("VKFFTGO_FUSE_SIZES", "65536x4096,1048576x256,4096x65536")
-	chunks := envList("VKFFTGO_FUSE_CHUNKS", "8,32,128,0")
-	fusions := envList("VKFFTGO_FUSE_FUSIONS", "companion,load,power,atomic")
-	tunings := envList("VKFFTGO_FUSE_TUNINGS", "0:0:0")
+	sw := sweep{
+		chunks:  envList("VKFFTGO_FUSE_CHUNKS", "auto,32,256,whole"),
+		fusions: envList("VKFFTGO_FUSE_FUSIONS", "auto,companion,load,power,atomic"),
+		tunings: envList("VKFFTGO_FUSE_TUNINGS", "0:0:0"),
+		shared:  envList("VKFFTGO_FUSE_SHARED", "0"),
+		orders:  envList("VKFFTGO_FUSE_ORDERS", "auto"),
+	}
 	for _, sz := range sizes {
+		if sz == "" || sz == "none" {
+			continue
+		}
 		var n, b int
 		_, err := fmt.Sscanf(sz, "%dx%d", &n, &b)
 		require.NoError(t, err, sz)
-		benchSpectrometer(t, n, b, iters, chunks, fusions, tunings)
+		benchSpectrometer(t, n, b, iters, sw)
 	}
 	if shape := os.Getenv("VKFFTGO_FUSE_CONV"); shape != "off" {
-		benchConvolution(t, iters)
+		for _, lut := range envList("VKFFTGO_FUSE_CONV_LUT", "default") {
+			benchConvolution(t, iters, map[string]LUT{"default": LUTDefault, "on": LUTOn, "off": LUTOff}[lut])
+		}
 	}
 }
+
+// sweep is what benchSpectrometer varies: chunk sizes (MiB of complex data, "auto" or
+// "whole"), fusions, tunings (coalesced:aim:boost), shared memory (bytes), bin orders.
+type sweep struct{ chunks, fusions, tunings, shared, orders []string }
 
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
@@ -57,7 +70,7 @@ func envList(name, def string) []string {
 	return strings.Split(v, ",")
 }
 
-func benchSpectrometer(t *testing.T, n, b, iters int, chunks, fusions, tunings []string) {
+func benchSpectrometer(t *testing.T, n, b, iters int, sw sweep) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	samples := make([]int8, 2*n*b)
 	for i := 0; i < len(samples); i += 8 { // noise in [-127, 127], 8 samples per draw
@@ -72,26 +85,35 @@ func benchSpectrometer(t *testing.T, n, b, iters int, chunks, fusions, tunings [
 	require.NoError(t, buf.Upload(samples))
 	var ref []float32
 	total := float64(n) * float64(b)
-	for _, tn := range tunings {
-		var tu Tuning
-		fmt.Sscanf(tn, "%d:%d:%d", &tu.CoalescedMemory, &tu.AimThreads, &tu.RegisterBoost)
-		for _, fs := range fusions {
+	for _, combo := range sweepCombos(sw) {
+		tn, sh, ord, fs, cs := combo[0], combo[1], combo[2], combo[3], combo[4]
+		{
+			var tu Tuning
+			fmt.Sscanf(tn, "%d:%d:%d", &tu.CoalescedMemory, &tu.AimThreads, &tu.RegisterBoost)
+			shared, _ := strconv.Atoi(sh)
+			order := map[string]BinOrder{"auto": BinOrderAuto, "vkfft": BinOrderVkFFT, "read": BinOrderOnRead}[ord]
 			fu, err := ParseFusion(fs)
 			require.NoError(t, err)
-			for _, cs := range chunks {
-				mib, _ := strconv.Atoi(cs)
-				chunk := b
-				if mib > 0 {
+			{
+				chunk := 0 // auto
+				switch cs {
+				case "whole":
+					chunk = b
+				case "auto":
+				default:
+					mib, _ := strconv.Atoi(cs)
 					chunk = max(1, mib<<20/(8*n))
 					for b%chunk != 0 {
 						chunk--
 					}
 				}
-				cfg := SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8, Fusion: fu, Chunk: chunk, Tuning: tu}
+				cfg := SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8, Fusion: fu, Chunk: chunk, Tuning: tu,
+					SharedMemory: shared, BinOrder: order}
+				tn = fmt.Sprintf("%s shared=%d order=%s", tn, shared, ord)
 				t0 := time.Now()
 				sp, err := NewSpectrometer(testDev, cfg)
 				if err != nil {
-					fmt.Printf("spectro %d %d %v chunk=%d tuning=%s FAILED: %v\n", n, b, fu, chunk, tn, err)
+					fmt.Printf("spectro %d %d %v chunk=%s tuning=%s FAILED: %v\n", n, b, fu, cs, tn, err)
 					continue
 				}
 				build := time.Since(t0)
@@ -112,9 +134,9 @@ func benchSpectrometer(t *testing.T, n, b, iters int, chunks, fusions, tunings [
 				}
 				require.NoError(t, testDev.Sync())
 				ms := float64(time.Since(t0).Microseconds()) / 1e3 / float64(iters)
-				fmt.Printf("spectro %d %d %v chunk=%d tuning=%s %.3f ms %.1f GS/s ws=%.0f MiB psd-diff=%.1e build=%.0fms\n",
-					n, b, sp.Fusion(), sp.Chunk(), tn, ms, total/ms/1e6, float64(sp.WorkingSet())/(1<<20), diff,
-					float64(build.Microseconds())/1e3)
+				fmt.Printf("spectro %d %d %v(%s) chunk=%d(%s) tuning=%s vkfft-order=%v %.3f ms %.1f GS/s ws=%.0f MiB psd-diff=%.1e build=%.0fms\n",
+					n, b, sp.Fusion(), fs, sp.Chunk(), cs, tn, sp.perm != nil, ms, total/ms/1e6,
+					float64(sp.WorkingSet())/(1<<20), diff, float64(build.Microseconds())/1e3)
 				sp.Close()
 			}
 		}
@@ -134,6 +156,23 @@ func benchSpectrometer(t *testing.T, n, b, iters int, chunks, fusions, tunings [
 		ms, total/ms/1e6, 2*total/ms/1e6)
 }
 
+// sweepCombos lists every combination of the sweep: tuning, shared, order, fusion, chunk.
+func sweepCombos(sw sweep) [][5]string {
+	var out [][5]string
+	for _, tn := range sw.tunings {
+		for _, sh := range sw.shared {
+			for _, o := range sw.orders {
+				for _, f := range sw.fusions {
+					for _, c := range sw.chunks {
+						out = append(out, [5]string{tn, sh, o, f, c})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 func float64s(x []float32) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {
@@ -145,7 +184,7 @@ func float64s(x []float32) []float64 {
 // benchConvolution: 256³ real convolution with a fixed kernel (VkFFT's fused kernel
 // multiplication), against one forward+inverse pair and against forward, a separate
 // multiply kernel and inverse.
-func benchConvolution(t *testing.T, iters int) {
+func benchConvolution(t *testing.T, iters int, lut LUT) {
 	shape := []int{256, 256, 256}
 	if s := os.Getenv("VKFFTGO_FUSE_CONV"); s != "" {
 		shape = shape[:0]
@@ -155,7 +194,7 @@ func benchConvolution(t *testing.T, iters int) {
 			shape = append(shape, v)
 		}
 	}
-	cfg := Config{Shape: shape}
+	cfg := Config{Shape: shape, LUT: lut}
 	l, err := validate(cfg, kindR2C, 8)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -165,7 +204,7 @@ func benchConvolution(t *testing.T, iters int) {
 		kern[i] = float32(rng.NormFloat64())
 		data[i] = float32(rng.NormFloat64())
 	}
-	name := strings.Trim(strings.ReplaceAll(fmt.Sprint(shape), " ", "x"), "[]")
+	name := strings.Trim(strings.ReplaceAll(fmt.Sprint(shape), " ", "x"), "[]") + fmt.Sprintf("-lut%d", lut)
 	timeIt := func(what string, f func() error) float64 {
 		require.NoError(t, f())
 		require.NoError(t, testDev.Sync())
