@@ -48,18 +48,29 @@ func spectroNew(h deviceHandle, f *spectroFields) spectroHandle {
 	return s
 }
 
-// spectroSetHost gives the C side the buffers, queue and events of host streaming.
-func spectroSetHost(s spectroHandle, in [2]uint64, pin [2]unsafe.Pointer, queue uint64, up, done [2]uint64) {
+// spectroSetHost gives the C side the chunk buffers of host streaming and makes its
+// copy queue and events.
+func spectroSetHost(s spectroHandle, st status, in [2]uint64, pin [2]unsafe.Pointer) error {
 	for k := 0; k < 2; k++ {
 		s.in[k] = C.vkg_mem(in[k])
 		s.pin[k] = pin[k]
-		s.ev_up[k] = C.uint64_t(up[k])
-		s.ev_done[k] = C.uint64_t(done[k])
 	}
-	s.copy_queue = C.uint64_t(queue)
+	if C.vkg_spectro_host_init(s, st) != 0 {
+		return statusError(st)
+	}
+	return nil
 }
 
-func spectroFree(s spectroHandle) { C.free(unsafe.Pointer(s)) }
+// spectroHostReady says whether host streaming was set up.
+func spectroHostReady(s spectroHandle) bool { return s.copy_queue != 0 }
+
+// spectroFree waits for and frees the host-streaming queue and events, then s.
+func spectroFree(s spectroHandle) {
+	if s.copy_queue != 0 {
+		C.vkg_spectro_host_free(s)
+	}
+	C.free(unsafe.Pointer(s))
+}
 
 func spectroDevice(s spectroHandle, st status, samples uint64, first, nffts int) error {
 	if C.vkg_spectro_device(s, C.vkg_mem(samples), C.uint64_t(first), C.uint64_t(nffts), st) != 0 {
@@ -68,8 +79,8 @@ func spectroDevice(s spectroHandle, st status, samples uint64, first, nffts int)
 	return nil
 }
 
-func spectroHost(s spectroHandle, stager stagerHandle, st status, src unsafe.Pointer, pinned bool, nffts int) error {
-	if C.vkg_spectro_host(s, stager, src, cbool(pinned), C.uint64_t(nffts), st) != 0 {
+func spectroHost(s spectroHandle, pool poolHandle, st status, src unsafe.Pointer, pinned bool, nffts int) error {
+	if C.vkg_spectro_host(s, pool, src, cbool(pinned), C.uint64_t(nffts), st) != 0 {
 		return statusError(st)
 	}
 	return nil

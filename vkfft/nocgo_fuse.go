@@ -32,10 +32,11 @@ func spectroNew(deviceHandle, *spectroFields) spectroHandle       { return nil }
 func spectroFree(spectroHandle)                                   {}
 func spectroZero(spectroHandle, status) error                     { return ErrNoBackend }
 func spectroDevice(spectroHandle, status, uint64, int, int) error { return ErrNoBackend }
-func spectroHost(spectroHandle, stagerHandle, status, unsafe.Pointer, bool, int) error {
+func spectroHost(spectroHandle, poolHandle, status, unsafe.Pointer, bool, int) error {
 	return ErrNoBackend
 }
-func spectroSetHost(spectroHandle, [2]uint64, [2]unsafe.Pointer, uint64, [2]uint64, [2]uint64) {}
+func spectroSetHost(spectroHandle, status, [2]uint64, [2]unsafe.Pointer) error { return ErrNoBackend }
+func spectroHostReady(spectroHandle) bool                                      { return false }
 
 type convPadHandle = *struct{}
 
@@ -55,3 +56,5 @@ func launchKernel(deviceHandle, status, kernelHandle, [2]uint64, uint32, ...uint
 }
 
 func planOwnBytes(planHandle) int64 { return 0 }
+
+func fuseRewrite(string, int, fuseText) (string, error) { return "", ErrNoBackend }

@@ -107,10 +107,8 @@ type Spectrometer struct {
 	// device memory: bytes of each allocation for the working-set report
 	mem []devMem
 	// host streaming, made on first use
-	in     [2]uint64
-	pin    [2]hostMem
-	queue  uint64
-	events [4]uint64
+	in  [2]uint64
+	pin [2]hostMem
 }
 
 type devMem struct {
@@ -475,6 +473,15 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 		return err
 	}
 	defer d.mu.RUnlock()
+	bytes := int64(n * sp.cfg.Input.scalarBytes())
+	pinned := d.pinned.contains(p, bytes)
+	var pool poolHandle
+	if !pinned { // the device's copy threads, before the spectrometer's lock
+		var err error
+		if pool, err = d.copyPool(); err != nil {
+			return opError(op, err)
+		}
+	}
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if sp.s == nil {
@@ -483,17 +490,7 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 	if err := sp.hostBuffers(); err != nil {
 		return opError(op, err)
 	}
-	bytes := int64(n * sp.cfg.Input.scalarBytes())
-	pinned := d.pinned.contains(p, bytes)
-	var stager stagerHandle
-	if !pinned {
-		d.stageMu.Lock()
-		defer d.stageMu.Unlock()
-		if stager = d.stagerLocked(); stager == nil {
-			return opError(op, fmt.Errorf("%w: no pinned memory for staging", ErrOutOfMemory))
-		}
-	}
-	if err := spectroHost(sp.s, stager, sp.st, p, pinned, sp.cfg.Batch); err != nil {
+	if err := spectroHost(sp.s, pool, sp.st, p, pinned, sp.cfg.Batch); err != nil {
 		return opError(op, err)
 	}
 	return nil
@@ -502,15 +499,15 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 // hostBuffers makes the device and pinned chunk buffers, queue and events of host
 // streaming on first use; the caller holds sp.mu and the device.
 func (sp *Spectrometer) hostBuffers() error {
-	if sp.queue != 0 {
+	if spectroHostReady(sp.s) {
 		return nil
 	}
 	d := sp.dev
 	bytes := int64(sp.chunk * sp.cfg.N * sp.cfg.Input.sampleBytes())
-	var err error
 	var pins [2]unsafe.Pointer
 	for k := range sp.in {
 		if sp.in[k] == 0 {
+			var err error
 			if sp.in[k], err = sp.alloc(bytes); err != nil {
 				return err
 			}
@@ -524,20 +521,7 @@ func (sp *Spectrometer) hostBuffers() error {
 		}
 		pins[k] = sp.pin[k].p
 	}
-	for k := 1; k < 4; k++ {
-		if sp.events[k] == 0 {
-			if sp.events[k], err = eventNew(d.h); err != nil {
-				return err
-			}
-		}
-	}
-	q, ev, err := streamCreate(d.h)
-	if err != nil {
-		return err
-	}
-	sp.queue, sp.events[0] = q, ev
-	spectroSetHost(sp.s, sp.in, pins, q, [2]uint64{sp.events[0], sp.events[1]}, [2]uint64{sp.events[2], sp.events[3]})
-	return nil
+	return spectroSetHost(sp.s, sp.st, sp.in, pins)
 }
 
 // DeviceBuffer is a device Buffer of any element type (*Buffer[T]).
@@ -659,28 +643,18 @@ func (sp *Spectrometer) release() {
 
 func (sp *Spectrometer) releaseLocked() {
 	d := sp.dev
-	if sp.queue != 0 || sp.s != nil || sp.st != nil {
+	if sp.s != nil || sp.st != nil {
 		_ = deviceSync(d.h)
 	}
-	if sp.queue != 0 {
-		streamDestroy(d.h, sp.queue, sp.events[0])
-		sp.queue, sp.events[0] = 0, 0
-	}
-	for k := 1; k < 4; k++ {
-		if sp.events[k] != 0 {
-			eventFree(d.h, sp.events[k])
-			sp.events[k] = 0
-		}
+	if sp.s != nil {
+		spectroFree(sp.s) // waits for the copy queue
+		sp.s = nil
 	}
 	for k := range sp.pin {
 		if sp.pin[k].p != nil {
 			pinnedFree(d.h, sp.pin[k].p, sp.pin[k].handle)
 			sp.pin[k] = hostMem{}
 		}
-	}
-	if sp.s != nil {
-		spectroFree(sp.s)
-		sp.s = nil
 	}
 	if sp.plan != nil {
 		planDestroy(sp.plan)

@@ -50,7 +50,7 @@ int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad 
 	if (rc)
 		return rc;
 	if (copy_from)
-		rc = vkg_mem_copy(dev, in, copy_from, items * in_step, st);
+		rc = vkg_mem_copy_on(dev, 0, in, copy_from, items * in_step, st);
 	if (rc == VKG_OK)
 		rc = run(plan, dev, cp, in, out, items, in_step, out_step, st);
 	if (rc == VKG_OK && wait)

@@ -297,7 +297,7 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			uint64_t args[2];
 			CUresult r = cuModuleGetGlobal(&dptr, &size, axis->VkFFTModule, "vkg_fuse");
 			if (r != CUDA_SUCCESS || size != sizeof args)
-				return vkg_fail(st, VKG_ERR_CACHE, (int)r, "fused kernel without its vkg_fuse arguments");
+				return vkg_fail(st, VKG_ERR_BACKEND, (int)r, "fused kernel without its vkg_fuse arguments");
 			args[0] = s->cfg.fuse_window;
 			args[1] = s->cfg.fuse_out;
 			r = cuMemcpyHtoD(dptr, args, sizeof args);
@@ -315,7 +315,7 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 					err = clSetKernelArg(axis->kernel, nargs - 1, sizeof o, &o);
 			}
 			if (err != CL_SUCCESS || nargs < 4)
-				return vkg_fail(st, VKG_ERR_CACHE, err, "binding the fused kernel's arguments (%u of them): error %d",
+				return vkg_fail(st, VKG_ERR_BACKEND, err, "binding the fused kernel's arguments (%u of them): error %d",
 						nargs, err);
 		}
 #endif

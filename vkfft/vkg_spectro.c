@@ -53,7 +53,7 @@ int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t
 	return rc;
 }
 
-int vkg_spectro_host(vkg_spectro *s, vkg_stager *stager, const void *src, int pinned, uint64_t nffts,
+int vkg_spectro_host(vkg_spectro *s, vkg_pool *pool, const void *src, int pinned, uint64_t nffts,
 		     vkg_status *st)
 {
 	uint64_t bytes = s->chunk * s->n * s->sample_bytes, i, nchunks = nffts / s->chunk;
@@ -71,7 +71,7 @@ int vkg_spectro_host(vkg_spectro *s, vkg_stager *stager, const void *src, int pi
 		if (rc)
 			break;
 		if (!pinned) {
-			vkg_stager_copy(stager, s->pin[k], from, bytes);
+			vkg_pool_copy(pool, s->pin[k], from, bytes);
 			from = s->pin[k];
 		}
 		rc = vkg_mem_write_async(s->dev, s->copy_queue, s->in[k], 0, from, bytes, st);
@@ -104,4 +104,43 @@ int vkg_spectro_zero(vkg_spectro *s, vkg_status *st)
 	rc = vkg_kernel_launch(s->dev, 0, s->zero, groups, VKG_SUM_LOCAL, 2, args, st);
 	vkg_ctx_leave(s->dev);
 	return rc;
+}
+
+int vkg_spectro_host_init(vkg_spectro *s, vkg_status *st)
+{
+	int rc = vkg_ctx_enter(s->dev, st), k;
+	if (rc)
+		return rc;
+	rc = vkg_queue_create(s->dev, &s->copy_queue, st);
+	for (k = 0; k < 2 && rc == VKG_OK; k++) {
+		rc = vkg_event_create(s->dev, &s->ev_up[k], st);
+		if (rc == VKG_OK)
+			rc = vkg_event_create(s->dev, &s->ev_done[k], st);
+	}
+	vkg_ctx_leave(s->dev);
+	if (rc)
+		vkg_spectro_host_free(s);
+	return rc;
+}
+
+void vkg_spectro_host_free(vkg_spectro *s)
+{
+	vkg_status st;
+	int entered = vkg_ctx_enter(s->dev, &st) == VKG_OK, k;
+	for (k = 0; k < 2; k++) {
+		if (s->ev_up[k]) {
+			vkg_event_sync(s->dev, s->ev_up[k], &st);
+			vkg_event_destroy(s->dev, s->ev_up[k]);
+		}
+		if (s->ev_done[k]) {
+			vkg_event_sync(s->dev, s->ev_done[k], &st);
+			vkg_event_destroy(s->dev, s->ev_done[k]);
+		}
+		s->ev_up[k] = s->ev_done[k] = 0;
+	}
+	if (s->copy_queue)
+		vkg_queue_destroy(s->dev, s->copy_queue);
+	s->copy_queue = 0;
+	if (entered)
+		vkg_ctx_leave(s->dev);
 }

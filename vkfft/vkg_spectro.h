@@ -35,10 +35,14 @@ typedef struct vkg_spectro {
  * nffts is a multiple of chunk. Enters the context itself. */
 int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t nffts, vkg_status *st);
 /* The same from host memory: src is copied chunk by chunk into pinned memory (by the
- * stager's threads, unless pinned) and uploaded on the copy queue while the device works
+ * pool's threads, unless pinned) and uploaded on the copy queue while the device works
  * on the previous chunk. Returns when the device is done. */
-int vkg_spectro_host(vkg_spectro *s, vkg_stager *stager, const void *src, int pinned, uint64_t nffts,
+int vkg_spectro_host(vkg_spectro *s, vkg_pool *pool, const void *src, int pinned, uint64_t nffts,
 		     vkg_status *st);
+/* The copy queue and the events of host streaming (in, pin set by the caller), made on
+ * first use and freed (after waiting for them) by vkg_spectro_host_free. */
+int vkg_spectro_host_init(vkg_spectro *s, vkg_status *st);
+void vkg_spectro_host_free(vkg_spectro *s);
 /* Zeroes the accumulated bins. */
 int vkg_spectro_zero(vkg_spectro *s, vkg_status *st);
 
