@@ -52,7 +52,7 @@ gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and
 	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/debs $(GPU_BUNDLE)/src $(BUILD)
 	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))
 	cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/
-	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c,$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c vkfft/vkg_kern_opencl.c,$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
 	mkdir -p $(GPU_BUNDLE)/steps && cp tests/gpu/steps/*.sh $(GPU_BUNDLE)/steps/
