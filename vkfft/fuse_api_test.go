@@ -269,3 +269,36 @@ func TestConvolutionBadInput(t *testing.T) {
 	require.ErrorIs(t, c.Apply(make([]complex64, 64), make([]complex64, 63)), ErrLength)
 	require.ErrorIs(t, c.Apply(nil, make([]complex64, 64)), ErrNilBuffer)
 }
+
+// A plan's stages are part of its kernel-cache key (buffer handles are not): a fused or
+// convolution plan never loads another's kernels.
+func TestKernelCacheKeyCoversStages(t *testing.T) {
+	l, err := validate(Config{Shape: []int{64}, Batch: 2}, kindC2C, 8)
+	require.NoError(t, err)
+	id := identFor(&testDev.info)
+	key := func(st stageParams) string {
+		return string(kcacheKey(&id, &planParams{l: l, useLUT: 1, stages: st}))
+	}
+	base := key(stageParams{})
+	seen := map[string]string{base: "none"}
+	for name, st := range map[string]stageParams{
+		"forward only":  {forwardOnly: true},
+		"no reorder":    {forwardOnly: true, noReorder: true},
+		"shared memory": {forwardOnly: true, sharedMemory: 16384},
+		"kernel":        {conv: convKernel},
+		"convolve":      {conv: convApply},
+		"correlate":     {conv: convApply, conj: true},
+		"phase":         {conv: convApply, conj: true, crossPower: true},
+		"features":      {conv: convApply, features: 3},
+		"fused load":    {forwardOnly: true, fuseLoad: int(ComplexInt8), fuse: fuseText{prelude: "a"}},
+		"other prelude": {forwardOnly: true, fuseLoad: int(ComplexInt8), fuse: fuseText{prelude: "b"}},
+		"fused store":   {forwardOnly: true, fuseLoad: int(ComplexInt8), fuseStore: storeAtomic, fuse: fuseText{prelude: "b"}},
+	} {
+		k := key(st)
+		prev, dup := seen[k]
+		require.False(t, dup, "%s has the key of %s", name, prev)
+		seen[k] = name
+	}
+	handles := stageParams{forwardOnly: true, inputBuffer: 1, outputBuffer: 2, kernelBuffer: 3, fuseWindow: 4, fuseOut: 5}
+	require.Equal(t, key(stageParams{forwardOnly: true}), key(handles), "buffer handles do not change kernels")
+}
