@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -301,4 +302,46 @@ func TestKernelCacheKeyCoversStages(t *testing.T) {
 	}
 	handles := stageParams{forwardOnly: true, inputBuffer: 1, outputBuffer: 2, kernelBuffer: 3, fuseWindow: 4, fuseOut: 5}
 	require.Equal(t, key(stageParams{forwardOnly: true}), key(handles), "buffer handles do not change kernels")
+}
+
+// Calls from many goroutines are serialised: the power of every call is in the sum.
+func TestSpectrometerConcurrentUse(t *testing.T) {
+	cfg := SpectrometerConfig{N: 256, Batch: 4, Input: ComplexInt8, Fusion: FusionAtomic}
+	sp := sharedSpectrometer(t, "atomic256", cfg)
+	require.NoError(t, sp.Reset())
+	rng := rand.New(rand.NewPCG(15, 16))
+	raw, val := randomSamples(rng, ComplexInt8, sp.numbers())
+	dev, err := NewBuffer[uint8](testDev, len(raw))
+	require.NoError(t, err)
+	defer dev.Close()
+	require.NoError(t, dev.Upload(raw))
+	const workers, calls = 4, 3
+	errs := make(chan error, workers*calls)
+	done := make(chan struct{})
+	for w := 0; w < workers; w++ {
+		go func(w int) {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < calls; i++ {
+				if w%2 == 0 {
+					errs <- accumulateRaw(sp, raw)
+				} else {
+					errs <- sp.AccumulateBuffer((*Buffer[int8])(unsafe.Pointer(dev)))
+				}
+			}
+		}(w)
+	}
+	for w := 0; w < workers; w++ {
+		<-done
+	}
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	got := make([]float32, sp.Bins())
+	require.NoError(t, sp.Read(got))
+	want := refPower(cfg, val)
+	for i := range want {
+		want[i] *= workers * calls
+	}
+	require.Less(t, relErrReal(got, want), 1e-5)
 }
