@@ -1,8 +1,12 @@
 package vkfft
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -344,4 +348,32 @@ func TestSpectrometerConcurrentUse(t *testing.T) {
 		want[i] *= workers * calls
 	}
 	require.Less(t, relErrReal(got, want), 1e-5)
+}
+
+// The patches pinned in Go (part of the kernel-cache key) are the ones cvendor/VERSION
+// lists, with the checksums of the files in cvendor/patches; headers unpacked by
+// cvendor/fetch.sh carry them.
+func TestVkFFTPatchesPinned(t *testing.T) {
+	version, err := os.ReadFile("../cvendor/VERSION")
+	if os.IsNotExist(err) {
+		t.Skip("outside the source tree (a GPU bundle): cvendor/ is not here")
+	}
+	require.NoError(t, err)
+	var listed string
+	for _, line := range strings.Split(string(version), "\n") {
+		if v, ok := strings.CutPrefix(line, "VKFFT_PATCHES="); ok {
+			listed = strings.Trim(v, `"`)
+		}
+	}
+	require.Equal(t, vkfftPatches, listed)
+	for _, p := range strings.Fields(listed) {
+		name, sum, _ := strings.Cut(p, ":")
+		b, err := os.ReadFile("../cvendor/patches/" + name)
+		require.NoError(t, err)
+		got := sha256.Sum256(b)
+		require.Equal(t, sum, hex.EncodeToString(got[:]), name)
+	}
+	if stamp, err := os.ReadFile("../cvendor/include/.sha256"); err == nil && strings.Contains(string(stamp), listed) {
+		require.True(t, vkfftPatched(), "headers from cvendor/fetch.sh are patched")
+	}
 }
