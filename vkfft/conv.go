@@ -145,6 +145,9 @@ func validateConv(cfg ConvolutionConfig, real bool) (convGeometry, error) {
 	if _, err := validate(cfg.Config, kindC2C, 8); err != nil {
 		return g, err
 	}
+	if len(cfg.Shape) > 3 {
+		return g, fmt.Errorf("%w: %d axes %v; convolutions take 1 to 3", ErrInvalidShape, len(cfg.Shape), cfg.Shape)
+	}
 	g.fft = append([]int(nil), cfg.Shape...)
 	g.kshape = g.fft
 	if cfg.KernelShape != nil {

@@ -336,6 +336,7 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("register_boost", l.cfg.Tuning.RegisterBoost)
 	kv("complex_bytes", l.complexBytes)
 	kv("real_bytes", l.realBytes)
+	layoutKey(kv, l)
 	if p.stages != (stageParams{}) {
 		kv("stages", p.stages.key())
 	}

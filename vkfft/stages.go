@@ -14,7 +14,7 @@ type stageParams struct {
 	inputBuffer, outputBuffer     uint64 // bound at creation; not part of the plan's identity
 	inputBytes, outputBytes       int64
 	inputStride, outputStride     [4]uint64
-	padLeft, padRight             [maxRank]uint64
+	padLeft, padRight             [3]uint64
 	conv                          int // convKernel, convApply
 	conj, crossPower              bool
 	features, matrix, kernels     int

@@ -68,6 +68,10 @@ gcc -std=c99 "${CWARN[@]}" "$here/c_consumer.c" $(pkg-config --cflags --libs vkf
 "$tmp/c_consumer"
 [ "$(pkg-config --variable=vkfft_backend vkfftgo)" = 3 ] || die "vkfftgo.pc backend"
 
+step "descriptor 0.2 from C: axes, rank 4, DCT, storage, in-place R2C, strides, old-size descriptor"
+gcc -std=c99 "${CWARN[@]}" "$here/layout.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/layout"
+"$tmp/layout"
+
 step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"
