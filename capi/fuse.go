@@ -365,7 +365,7 @@ func vkfftgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.P
 	case vkfft.ComplexUint8:
 		err = sp.AccumulateUint8(unsafe.Slice((*uint8)(samples), n))
 	case vkfft.ComplexFloat16:
-		err = sp.AccumulateFloat16(unsafe.Slice((*uint16)(samples), n/2))
+		err = sp.AccumulateFloat16(unsafe.Slice((*vkfft.Float16)(samples), n/2))
 	default:
 		err = sp.AccumulateInt16(unsafe.Slice((*int16)(samples), n/2))
 	}

@@ -52,8 +52,8 @@ const (
 	ComplexInt16
 	// ComplexUint8 is interleaved offset-binary 8-bit re, im pairs: 128 means 0.
 	ComplexUint8
-	// ComplexFloat16 is interleaved IEEE 754 half-precision re, im pairs, given as their
-	// bits (uint16), as VkFFT's halfPrecisionMemoryOnly stores them.
+	// ComplexFloat16 is interleaved IEEE 754 half-precision re, im pairs (Float16), as
+	// VkFFT's halfPrecisionMemoryOnly stores them.
 	ComplexFloat16
 	// RealInt8 is signed 8-bit real samples; the spectrum has N/2+1 bins.
 	RealInt8

@@ -19,9 +19,9 @@ type Element interface {
 	Complex | Real | Float16 | Sample
 }
 
-// Sample is the element type of integer sample data (a Spectrometer's input): int8,
-// int16, uint8 (offset binary), or uint16 (IEEE half-precision bits).
-type Sample interface{ int8 | int16 | uint8 | uint16 }
+// Sample is the element type of integer sample data (a Spectrometer's input, besides
+// Float16): int8, int16, uint8 (offset binary).
+type Sample interface{ int8 | int16 | uint8 }
 
 // plan is the part of every plan type that does not depend on the element types: one
 // VkFFT application with its own device buffers, built once.

@@ -399,8 +399,8 @@ func scalarTypeName(z any) string {
 		return "int16"
 	case uint8:
 		return "uint8"
-	case uint16:
-		return "uint16"
+	case Float16:
+		return "Float16"
 	case float32:
 		return "float32"
 	case float64:
@@ -419,7 +419,7 @@ func scalarName(f SampleFormat) string {
 	case ComplexUint8:
 		return "uint8"
 	case ComplexFloat16:
-		return "uint16"
+		return "Float16"
 	}
 	return "int16"
 }
@@ -443,8 +443,8 @@ func (sp *Spectrometer) AccumulateUint8(samples []uint8) error {
 }
 
 // AccumulateFloat16 is Accumulate for ComplexFloat16 samples (IEEE half bits).
-func (sp *Spectrometer) AccumulateFloat16(samples []uint16) error {
-	return sp.accumulateHost("uint16", unsafe.Pointer(unsafe.SliceData(samples)), len(samples), samples == nil)
+func (sp *Spectrometer) AccumulateFloat16(samples []Float16) error {
+	return sp.accumulateHost("Float16", unsafe.Pointer(unsafe.SliceData(samples)), len(samples), samples == nil)
 }
 
 // numbers is how many scalars one batch has.
@@ -536,7 +536,7 @@ func (b *Buffer[T]) raw() (*buffer, any) {
 
 // AccumulateBuffer adds the power spectra of one batch of samples in device memory to
 // the bins; buf is a *Buffer[int8] (ComplexInt8, RealInt8), *Buffer[int16],
-// *Buffer[uint8] or *Buffer[uint16] (ComplexFloat16) of as many numbers as Accumulate
+// *Buffer[uint8] or *Buffer[Float16] (ComplexFloat16) of as many numbers as Accumulate
 // takes. The work is queued on the device's queue, after earlier uploads to buf.
 func (sp *Spectrometer) AccumulateBuffer(buf DeviceBuffer) error {
 	const op = "accumulate buffer"

@@ -84,8 +84,8 @@ func accumulateRaw(sp *Spectrometer, raw []byte) error {
 		return sp.Accumulate(unsafe.Slice((*int8)(unsafe.Pointer(&raw[0])), len(raw)))
 	case "uint8":
 		return sp.AccumulateUint8(raw)
-	case "uint16":
-		return sp.AccumulateFloat16(unsafe.Slice((*uint16)(unsafe.Pointer(&raw[0])), len(raw)/2))
+	case "Float16":
+		return sp.AccumulateFloat16(unsafe.Slice((*Float16)(unsafe.Pointer(&raw[0])), len(raw)/2))
 	}
 	return sp.AccumulateInt16(unsafe.Slice((*int16)(unsafe.Pointer(&raw[0])), len(raw)/2))
 }
@@ -141,8 +141,8 @@ func TestSpectrometerAccuracy(t *testing.T) {
 				buf = (*Buffer[int8])(unsafe.Pointer(dev))
 			case "int16":
 				buf = &Buffer[int16]{b: buffer{dev: dev.b.dev, m: dev.b.m, n: numbers, bytes: dev.b.bytes}}
-			case "uint16":
-				buf = &Buffer[uint16]{b: buffer{dev: dev.b.dev, m: dev.b.m, n: numbers, bytes: dev.b.bytes}}
+			case "Float16":
+				buf = &Buffer[Float16]{b: buffer{dev: dev.b.dev, m: dev.b.m, n: numbers, bytes: dev.b.bytes}}
 			}
 			require.NoError(t, sp.AccumulateBuffer(buf)) // and from the device
 			got := make([]float32, sp.Bins())
