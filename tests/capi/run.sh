@@ -76,6 +76,11 @@ step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"
 
+step "autotuning through desc.tune (stored, found by a second process) and out-of-place transforms"
+gcc -std=c99 "${CWARN[@]}" "$here/tune_oop.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/tune_oop"
+VKFFTGO_CACHE_DIR="$tmp/kc" VKFFTGO_TUNE_BUDGET=1ms "$tmp/tune_oop"
+VKFFTGO_CACHE_DIR="$tmp/kc" "$tmp/tune_oop" stored
+
 step "convolutions and spectrometer from C (fuse.c)"
 gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
 "$tmp/fuse"
