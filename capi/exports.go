@@ -63,7 +63,7 @@ func vkfftgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_st
 		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
 	}
 	cd := &cdev{d: d, rec: rec, plans: map[*cplan]struct{}{}, bufs: map[*cbuf]struct{}{},
-		regs: map[uintptr]*vkfft.HostRegistration{}}
+		fused: map[*cfused]struct{}{}, regs: map[uintptr]*vkfft.HostRegistration{}}
 	tables.mu.Lock()
 	cd.handle = uintptr(C.vkgc_handle_new(C.VKGC_DEVICE, unsafe.Pointer(rec)))
 	if cd.handle != 0 {
@@ -102,7 +102,11 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	for b := range bufs {
 		delete(tables.bufs, b.handle)
 	}
-	d.plans, d.bufs = nil, nil
+	fused := d.fused
+	for f := range fused {
+		delete(tables.fused, f.handle)
+	}
+	d.plans, d.bufs, d.fused = nil, nil, nil
 	tables.mu.Unlock()
 	// Wait for destroys under way, then for the C calls in flight on each handle; later
 	// calls find the handles dead. Only then are the C records and the stager freed.
@@ -118,6 +122,9 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 		retire(b.handle, C.VKGC_BUFFER)
 		C.free(unsafe.Pointer(b.rec))
 		b.rec = nil
+	}
+	for f := range fused {
+		retire(f.handle, C.VKGC_FUSED)
 	}
 	C.vkgc_device_free(d.rec)
 	d.rec = nil

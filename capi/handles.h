@@ -22,7 +22,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
-enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3 };
+/* VKGC_FUSED: a convolution or spectrometer, whose calls run in Go (obj is NULL) */
+enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_FUSED = 4 };
 
 typedef struct vkgc_slot {
 	pthread_rwlock_t lock;

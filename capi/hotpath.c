@@ -236,7 +236,7 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 	}
 	if ((ret = check_inplace(fn, p, out == in, "buffers")) != VKFFTGO_SUCCESS)
 		goto done;
-	rc = vkg_plan_run_io(p->core, inverse, out->mem, in->mem, &call_st);
+	rc = vkg_plan_run_out_in(p->core, inverse, out->mem, in->mem, &call_st);
 	if (rc)
 		ret = core_fail(fn, inverse, rc, &call_st);
 done:
@@ -269,7 +269,7 @@ vkfftgo_status vkgc_run_native(const char *fn, vkfftgo_plan *plan, int direction
 		vkgc_release(s);
 		return VKFFTGO_ERROR_INVALID_ARGUMENT;
 	}
-	rc = vkg_plan_run_io(p->core, inverse, out, in, &call_st);
+	rc = vkg_plan_run_out_in(p->core, inverse, out, in, &call_st);
 	vkgc_release(s);
 	return rc ? core_fail(fn, inverse, rc, &call_st) : VKFFTGO_SUCCESS;
 }

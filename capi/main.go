@@ -47,6 +47,7 @@ type cdev struct {
 	handle uintptr
 	plans  map[*cplan]struct{} // guarded by tables.mu; nil once the device is closing
 	bufs   map[*cbuf]struct{}
+	fused  map[*cfused]struct{} // convolutions and spectrometers (fuse.go)
 	regMu  sync.Mutex
 	regs   map[uintptr]*vkfft.HostRegistration // registered host memory by address
 }
@@ -73,7 +74,8 @@ var tables = struct {
 	devs  map[uintptr]*cdev
 	plans map[uintptr]*cplan
 	bufs  map[uintptr]*cbuf
-}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}}
+	fused map[uintptr]*cfused
+}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}, fused: map[uintptr]*cfused{}}
 
 // apiError is an error with the status code it maps to.
 type apiError struct {

@@ -56,6 +56,13 @@ func hostmemRetire(h deviceHandle, p unsafe.Pointer, bytes int64, handle uint64)
 
 func hostmemUnmap(p unsafe.Pointer, bytes int64) { C.vkg_hostmem_unmap(p, C.uint64_t(bytes)) }
 
+// hostmemFree gives back host memory of hostmemAlloc that no caller can still hold
+// (the library's own staging), addresses included.
+func hostmemFree(h deviceHandle, p unsafe.Pointer, bytes int64, handle uint64) {
+	C.vkg_hostmem_unregister(h, p, C.uint64_t(handle))
+	C.vkg_hostmem_unmap(p, C.uint64_t(bytes))
+}
+
 func streamCreate(h deviceHandle) (queue, ev uint64, err error) {
 	var q, e C.uint64_t
 	err = withStatus(func(st status) C.int { return C.vkg_stream_create(h, &q, &e, st) })

@@ -96,6 +96,10 @@ gcc -std=c99 "${CWARN[@]}" "$here/tune_oop.c" $(pkg-config --cflags --libs vkfft
 VKFFTGO_CACHE_DIR="$tmp/kc" VKFFTGO_TUNE_BUDGET=1ms "$tmp/tune_oop"
 VKFFTGO_CACHE_DIR="$tmp/kc" "$tmp/tune_oop" stored
 
+step "convolutions and spectrometer from C (fuse.c)"
+gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
+"$tmp/fuse"
+
 step "handles: the per-call path stays in C; stale, made-up and concurrently destroyed handles"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/handles.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/handles"
 timeout 600 "$tmp/handles"
