@@ -47,6 +47,22 @@ int vkfftgo_version(void)
 	       VKFFTGO_LIB_VERSION_PATCH;
 }
 
+vkfftgo_status vkfftgo_check_version(int major, int minor, int patch)
+{
+	if (major < 0 || minor < 0 || minor > 99 || patch < 0 || patch > 99)
+		return vkgcapi_fail(VKFFTGO_ERROR_INVALID_ARGUMENT,
+				    "vkfftgo_check_version: %d.%d.%d is not a version (MAJOR.MINOR.PATCH, "
+				    "minor and patch 0..99)",
+				    major, minor, patch);
+	if (major != VKFFTGO_LIB_VERSION_MAJOR || minor * 100 + patch > vkfftgo_version() % 10000)
+		return vkgcapi_fail(VKFFTGO_ERROR_VERSION,
+				    "vkfftgo_check_version: the program was compiled against vkfftgo.h %d.%d.%d, "
+				    "but the library loaded is %s: it needs major version %d and at least that "
+				    "minor.patch",
+				    major, minor, patch, vkfftgo_version_string(), major);
+	return VKFFTGO_SUCCESS;
+}
+
 const char *vkfftgo_status_string(vkfftgo_status status)
 {
 	switch (status) {

@@ -107,6 +107,17 @@ int vkfftgo_version(void);
 const char *vkfftgo_version_string(void);
 /* The VkFFT version compiled in, as MAJOR*10000 + MINOR*100 + PATCH (10304 = 1.3.4). */
 int vkfftgo_vkfft_version(void);
+/* Whether the library loaded at run time serves a program compiled against this header:
+ * VKFFTGO_SUCCESS if its major version is the program's and its minor.patch at least the
+ * program's, else VKFFTGO_ERROR_VERSION with a message naming both (an older library
+ * lacks functions or descriptor fields the program may use; another major version may
+ * have changed them). Call it once at start-up, as VKFFTGO_CHECK_VERSION(). The version
+ * macros VKFFTGO_VERSION_MAJOR, _MINOR, _PATCH and VKFFTGO_VERSION come from
+ * vkfftgo_config.h, generated with the library; see doc/API.md for what a version
+ * promises. */
+vkfftgo_status vkfftgo_check_version(int major, int minor, int patch);
+#define VKFFTGO_CHECK_VERSION() \
+	vkfftgo_check_version(VKFFTGO_VERSION_MAJOR, VKFFTGO_VERSION_MINOR, VKFFTGO_VERSION_PATCH)
 
 /* ---- devices ---- */
 /* Number of devices of the library's backend, across all platforms. */

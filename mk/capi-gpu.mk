@@ -10,6 +10,7 @@ define capi_gpu_build
 	$(MAKE) --no-print-directory lib BACKEND=cuda BUILD=$(BUILD)/capi-cuda CUDA_CFLAGS="$(2)" CUDA_LDFLAGS="$(3)" CUDA_DEPS=
 	rm -rf $(1) && mkdir -p $(1)/lib
 	cp -P $(BUILD)/capi-cuda/lib/libvkfftgo.so* $(1)/lib/
+	scripts/api-syms.sh check $(BUILD)/capi-cuda/lib/libvkfftgo.so cuda
 	for t in $(CAPI_GPU_CONSUMERS); do \
 	  $(CC) -std=c99 -O2 -Wall -Wextra -Werror -pthread -I$(BUILD)/capi-cuda/include tests/capi/$$t.c \
 	    -L$(1)/lib -Wl,-rpath,'$$ORIGIN/lib' -Wl,--allow-shlib-undefined -lvkfftgo -lm -o $(1)/$$t || exit 1; \

@@ -36,6 +36,9 @@ others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v '^vkfftgo_' ||
 [ "$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" = libvkfftgo.so.0 ] || die "SONAME is not libvkfftgo.so.0"
 echo "   $(nm -D --defined-only "$lib" | grep -c ' vkfftgo_') symbols, SONAME libvkfftgo.so.0"
 
+step "exported symbols are those api/vkfftgo.sym lists for $backend (a change is deliberate: make api)"
+"$root/scripts/api-syms.sh" check "$lib" "$backend"
+
 step "backend guard at compile time: another VKFFT_BACKEND is an #error naming both"
 printf '#define VKFFT_BACKEND %s\n#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' "$otherb" >"$tmp/wrong.c"
 if gcc -std=c99 -I"$build/include" -c "$tmp/wrong.c" -o "$tmp/wrong.o" 2>"$tmp/err"; then die "VKFFT_BACKEND=$otherb compiled"; fi
@@ -108,13 +111,17 @@ step "registered host memory"
 gcc -std=c99 "${CWARN[@]}" "$here/hostreg.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/hostreg"
 timeout 600 "$tmp/hostreg"
 
+step "C API parity (parity.c): version check, ..."
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/parity.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/parity"
+timeout 600 "$tmp/parity"
+
 step "AddressSanitizer: the C consumers and the library's own C code, instrumented (tests/asan/README.md)"
 VKFFTGO_ASAN=1 GO="$GO" "$root/scripts/build-lib.sh" "$backend" "$tmp/asanlib" >/dev/null
 ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/include" -DVKFFT_BACKEND=$vkb)
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg; do
+for t in c_consumer threads handles hostreg parity; do
   gcc -std=c99 -pthread "${ASAN_CFLAGS[@]}" "$here/$t.c" "${ASAN_LIBS[@]}" -o "$tmp/$t-asan"
   timeout 900 "$tmp/$t-asan" >"$tmp/$t-asan.log" 2>&1 || { cat "$tmp/$t-asan.log"; die "$t under AddressSanitizer"; }
   echo "   $t: clean"
