@@ -26,7 +26,7 @@ type cfused struct {
 // cconv is a convolution of any of the four element-type combinations.
 type cconv interface {
 	apply(out, in unsafe.Pointer) error
-	applyNative(out, in uint64) error
+	applyNative(out, in uintptr) error
 	bytes() (in, out int64)
 	Close() error
 }
@@ -36,7 +36,7 @@ type convC[T vkfft.Complex] struct{ c *vkfft.Convolution[T] }
 func (w convC[T]) apply(out, in unsafe.Pointer) error {
 	return w.c.Apply(unsafe.Slice((*T)(out), w.c.OutLen()), unsafe.Slice((*T)(in), w.c.InLen()))
 }
-func (w convC[T]) applyNative(out, in uint64) error { return w.c.ApplyNative(out, in) }
+func (w convC[T]) applyNative(out, in uintptr) error { return w.c.ApplyNative(out, in) }
 func (w convC[T]) bytes() (int64, int64)            { return w.c.InBytes(), w.c.OutBytes() }
 func (w convC[T]) Close() error                     { return w.c.Close() }
 
@@ -45,7 +45,7 @@ type convR[R vkfft.Real, C vkfft.Complex] struct{ c *vkfft.RealConvolution[R, C]
 func (w convR[R, C]) apply(out, in unsafe.Pointer) error {
 	return w.c.Apply(unsafe.Slice((*R)(out), w.c.OutLen()), unsafe.Slice((*R)(in), w.c.InLen()))
 }
-func (w convR[R, C]) applyNative(out, in uint64) error { return w.c.ApplyNative(out, in) }
+func (w convR[R, C]) applyNative(out, in uintptr) error { return w.c.ApplyNative(out, in) }
 func (w convR[R, C]) bytes() (int64, int64)            { return w.c.InBytes(), w.c.OutBytes() }
 func (w convR[R, C]) Close() error                     { return w.c.Close() }
 

@@ -245,10 +245,14 @@ func checkBufferBytes(op, name string, got, want int64, strided bool) error {
 
 // ForwardNative transforms device memory given as native handles (see
 // Plan.ForwardNative for the rules); the sizes cannot be checked.
-func (p *BytePlan) ForwardNative(dst, src uint64) error { return p.p.runNative(false, dst, src) }
+func (p *BytePlan) ForwardNative(dst, src uintptr) error {
+	return p.p.runNative(false, uint64(dst), uint64(src))
+}
 
 // InverseNative is the inverse of ForwardNative.
-func (p *BytePlan) InverseNative(dst, src uint64) error { return p.p.runNative(true, dst, src) }
+func (p *BytePlan) InverseNative(dst, src uintptr) error {
+	return p.p.runNative(true, uint64(dst), uint64(src))
+}
 
 // Close frees the plan's kernels and device buffers. It is idempotent.
 func (p *BytePlan) Close() error { return p.p.close() }
@@ -285,10 +289,10 @@ func (b *ByteBuffer) Bytes() int64 { return b.b.bytes }
 func (b *ByteBuffer) Device() *Device { return b.b.dev }
 
 // Native returns the buffer's device memory as the backend's handle (see Buffer.Native).
-func (b *ByteBuffer) Native() uint64 {
+func (b *ByteBuffer) Native() uintptr {
 	b.b.mu.RLock()
 	defer b.b.mu.RUnlock()
-	return b.b.m
+	return uintptr(b.b.m)
 }
 
 // Upload copies src (exactly Bytes long) to the device and returns when src may be reused.

@@ -8,11 +8,12 @@ import "fmt"
 
 // Native returns the buffer's device memory as the backend's handle, as an integer: a
 // cl_mem on OpenCL, a CUdeviceptr on CUDA; 0 once the buffer is closed. The memory
-// stays owned by the Buffer: it is valid until Close.
-func (b *Buffer[T]) Native() uint64 {
+// stays owned by the Buffer: it is valid until Close. Native handles are uintptr
+// throughout the package (NativeQueue, ForwardNative, OpenCLContext, ...).
+func (b *Buffer[T]) Native() uintptr {
 	b.b.mu.RLock()
 	defer b.b.mu.RUnlock()
-	return b.b.m
+	return uintptr(b.b.m)
 }
 
 // NativeQueue returns the device's in-order queue, which every transform and copy of
@@ -32,19 +33,27 @@ func (d *Device) NativeQueue() uintptr {
 // src holds Len elements and dst receives Len; dst may equal src (in place). The memory
 // must belong to the plan's device (its context) and be large enough: native handles
 // carry no size, so it cannot be checked. Like ForwardBuffer, the work is only queued.
-func (p *Plan[T]) ForwardNative(dst, src uint64) error { return p.p.runNative(false, dst, src) }
+func (p *Plan[T]) ForwardNative(dst, src uintptr) error {
+	return p.p.runNative(false, uint64(dst), uint64(src))
+}
 
 // InverseNative is the inverse of ForwardNative.
-func (p *Plan[T]) InverseNative(dst, src uint64) error { return p.p.runNative(true, dst, src) }
+func (p *Plan[T]) InverseNative(dst, src uintptr) error {
+	return p.p.runNative(true, uint64(dst), uint64(src))
+}
 
 // ForwardNative transforms real device data src (RealLen elements) into the half
 // spectrum dst (ComplexLen elements), both given as native handles; see
 // Plan.ForwardNative for the rules.
-func (p *RealPlan[R, C]) ForwardNative(dst, src uint64) error { return p.p.runNative(false, dst, src) }
+func (p *RealPlan[R, C]) ForwardNative(dst, src uintptr) error {
+	return p.p.runNative(false, uint64(dst), uint64(src))
+}
 
 // InverseNative transforms the half spectrum src into real dst, given as native handles.
 // As with InverseBuffer, src is scratch space for more than one axis.
-func (p *RealPlan[R, C]) InverseNative(dst, src uint64) error { return p.p.runNative(true, dst, src) }
+func (p *RealPlan[R, C]) InverseNative(dst, src uintptr) error {
+	return p.p.runNative(true, uint64(dst), uint64(src))
+}
 
 // runNative runs a transform on native memory: the plan's own checks and locking apply,
 // as for buffers, but there is no Buffer to lock or to check for closing (so nothing is

@@ -16,26 +16,24 @@ import (
 // package needs no CUDA Go bindings; the cuinterop package adapts them to
 // gorgonia.org/cu's types.
 
-// OpenContext opens a Device on an existing CUDA context (a CUcontext as uintptr), e.g.
-// one made by gorgonia.org/cu, or a primary context that CuPy or PyTorch uses. The Device
-// neither retains nor destroys the context: keep it alive until the Device is closed.
-// The Device makes its own non-blocking stream in that context; the *Ptr methods take
-// another. Open(ordinal) uses the GPU's primary context, which CUDA's runtime API shares.
-func OpenContext(ctx uintptr) (*Device, error) {
+// openCUDAContext is OpenCUDAContext (opencontext.go) on the cuda backend.
+func openCUDAContext(ctx, stream uintptr) (*Device, error) {
 	var h *C.vkg_device
 	var info DeviceInfo
 	err := withStatus(func(st status) C.int {
-		r := C.vkg_cuda_device_open_ctx(C.uint64_t(ctx), &h, st)
+		r := C.vkg_cuda_device_open_ctx_stream(C.uint64_t(ctx), C.uint64_t(stream), &h, st)
 		if r == 0 {
 			info = infoFromC(int(C.vkg_cuda_device_ordinal(h)), C.vkg_device_get_info(h))
 		}
 		return r
 	})
 	if err != nil {
-		return nil, opError("open context", err)
+		return nil, err
 	}
 	return newDevice(h, info), nil
 }
+
+func openCLContext(context, device, queue uintptr) (*Device, error) { return nil, backendMissing("opencl") }
 
 // CUDAContext returns the CUcontext the device runs in (its primary context when it was
 // opened with Open), or 0 once closed.

@@ -8,10 +8,14 @@ import "fmt"
 
 // ApplyNative convolves device memory src (InLen elements) into dst (OutLen elements),
 // given as native handles of the convolution's device; dst may equal src. Queued only.
-func (c *Convolution[T]) ApplyNative(dst, src uint64) error { return c.c.applyNative(dst, src) }
+func (c *Convolution[T]) ApplyNative(dst, src uintptr) error {
+	return c.c.applyNative(uint64(dst), uint64(src))
+}
 
 // ApplyNative is Convolution.ApplyNative for real data.
-func (c *RealConvolution[R, C]) ApplyNative(dst, src uint64) error { return c.c.applyNative(dst, src) }
+func (c *RealConvolution[R, C]) ApplyNative(dst, src uintptr) error {
+	return c.c.applyNative(uint64(dst), uint64(src))
+}
 
 func (c *convolution) applyNative(dst, src uint64) error {
 	if dst == 0 || src == 0 {
@@ -26,7 +30,8 @@ func (c *convolution) applyNative(dst, src uint64) error {
 
 // AccumulateNative is AccumulateBuffer for device memory given as a native handle of
 // the spectrometer's device, holding one batch of samples. Queued only.
-func (sp *Spectrometer) AccumulateNative(samples uint64) error {
+func (sp *Spectrometer) AccumulateNative(native uintptr) error {
+	samples := uint64(native)
 	const op = "accumulate buffer"
 	if samples == 0 {
 		return fmt.Errorf("vkfft: %s: %w: native device memory is 0", op, ErrNilBuffer)

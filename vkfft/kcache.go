@@ -102,6 +102,8 @@ var kcacheSettings struct {
 
 // SetKernelCacheDir sets the kernel cache directory for plans created from now on:
 // "off" disables the disk cache, "" goes back to VKFFTGO_CACHE_DIR and the default.
+//
+// Deprecated: use KernelCache().SetDir; removed in the release after v1.
 func SetKernelCacheDir(dir string) {
 	kcacheSettings.mu.Lock()
 	kcacheSettings.dir = dir
@@ -110,6 +112,8 @@ func SetKernelCacheDir(dir string) {
 
 // SetKernelCacheMaxBytes sets the disk cache's byte cap; 0 goes back to
 // VKFFTGO_CACHE_MAX_BYTES and the default (1 GiB).
+//
+// Deprecated: use KernelCache().SetMaxBytes; removed in the release after v1.
 func SetKernelCacheMaxBytes(n int64) {
 	kcacheSettings.mu.Lock()
 	kcacheSettings.maxBytes = n
@@ -119,6 +123,8 @@ func SetKernelCacheMaxBytes(n int64) {
 // KernelCacheDir returns the kernel cache directory plans use now, and false when the
 // disk cache is off (VKFFTGO_CACHE_DIR=off, SetKernelCacheDir("off"), or no user cache
 // directory).
+//
+// Deprecated: use KernelCache().Dir; removed in the release after v1.
 func KernelCacheDir() (string, bool) {
 	kcacheSettings.mu.Lock()
 	dir := kcacheSettings.dir
@@ -140,6 +146,8 @@ func KernelCacheDir() (string, bool) {
 }
 
 // KernelCacheMaxBytes returns the disk cache's byte cap.
+//
+// Deprecated: use KernelCache().MaxBytes; removed in the release after v1.
 func KernelCacheMaxBytes() int64 {
 	kcacheSettings.mu.Lock()
 	n := kcacheSettings.maxBytes
@@ -171,6 +179,8 @@ var kcacheStats struct {
 }
 
 // ReadKernelCacheStats returns the disk cache's counters for this process.
+//
+// Deprecated: use KernelCache().Stats; removed in the release after v1.
 func ReadKernelCacheStats() KernelCacheStats {
 	kcacheStats.mu.Lock()
 	last := kcacheStats.last
@@ -550,6 +560,8 @@ type KernelCacheInfo struct {
 }
 
 // ReadKernelCacheInfo lists the cache directory (missing counts as empty).
+//
+// Deprecated: use KernelCache().Info; removed in the release after v1.
 func ReadKernelCacheInfo() (KernelCacheInfo, []KernelCacheEntry, error) {
 	dir, ok := KernelCacheDir()
 	info := KernelCacheInfo{Dir: dir, Enabled: ok, MaxBytes: KernelCacheMaxBytes()}
@@ -569,6 +581,8 @@ func ReadKernelCacheInfo() (KernelCacheInfo, []KernelCacheEntry, error) {
 
 // ClearKernelCache removes every entry (and leftover temporary file) from the disk
 // cache directory, and returns how many entries it removed.
+//
+// Deprecated: use KernelCache().Clear; removed in the release after v1.
 func ClearKernelCache() (int, error) {
 	dir, ok := KernelCacheDir()
 	if !ok {

@@ -17,7 +17,10 @@ func (d *Device) MemInfo() (free, total uint64, err error) {
 }
 
 // FreeMemory is MemInfo's free figure: the device memory the driver reports free (CUDA),
-// or an error wrapping ErrUnsupported (OpenCL). Leak tests compare it across many calls.
+// or an error wrapping ErrUnsupported (OpenCL).
+//
+// Deprecated: use MemInfo, which reports the total too. FreeMemory will be removed in
+// the release after v1.
 func (d *Device) FreeMemory() (uint64, error) {
 	free, _, err := d.MemInfo()
 	return free, err

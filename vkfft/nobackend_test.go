@@ -21,4 +21,11 @@ func TestNoBackend(t *testing.T) {
 	_, err = Open(0)
 	require.ErrorIs(t, err, ErrNoBackend)
 	require.Equal(t, "none", CurrentBackend().String())
+	// the interop entry points exist in every build
+	_, err = OpenCUDAContext(1, 0)
+	require.ErrorIs(t, err, ErrNoBackend)
+	_, err = OpenCLContext(1, 0, 0)
+	require.ErrorIs(t, err, ErrNoBackend)
+	var p Plan[complex64]
+	require.ErrorIs(t, p.ForwardPtr(1, 1, 0), ErrNoBackend)
 }

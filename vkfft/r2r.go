@@ -130,7 +130,11 @@ func (p *plan) runSameKind(inverse bool, dst, src *buffer) error {
 // ForwardNative transforms device memory given as native handles (see Buffer.Native):
 // src and dst hold Len values (fp16 for StorageHalf); dst may equal src. Like
 // ForwardBuffer the work is only queued; native handles carry no size to check.
-func (p *R2RPlan[T]) ForwardNative(dst, src uint64) error { return p.p.runNative(false, dst, src) }
+func (p *R2RPlan[T]) ForwardNative(dst, src uintptr) error {
+	return p.p.runNative(false, uint64(dst), uint64(src))
+}
 
 // InverseNative is the inverse of ForwardNative.
-func (p *R2RPlan[T]) InverseNative(dst, src uint64) error { return p.p.runNative(true, dst, src) }
+func (p *R2RPlan[T]) InverseNative(dst, src uintptr) error {
+	return p.p.runNative(true, uint64(dst), uint64(src))
+}

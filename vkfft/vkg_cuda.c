@@ -25,6 +25,7 @@ struct vkg_device {
 	int ordinal;
 	int primary; /* ctx is the retained primary context: release it at close */
 	CUstream stream;
+	int borrowed_stream; /* stream is the caller's (vkg_cuda_device_open_ctx_stream): never destroyed */
 	vkg_device_info info;
 	/* the normalisation kernels, loaded on first use */
 	pthread_mutex_t scale_mu;
@@ -158,7 +159,7 @@ static int finish_open(vkg_device *dev, vkg_status *st)
 	if (r != CUDA_SUCCESS)
 		return cu_fail(st, r, "cuCtxPushCurrent");
 	/* non-blocking: no implicit ordering with the legacy default stream of the host */
-	r = cuStreamCreate(&dev->stream, CU_STREAM_NON_BLOCKING);
+	r = dev->borrowed_stream ? CUDA_SUCCESS : cuStreamCreate(&dev->stream, CU_STREAM_NON_BLOCKING);
 	cuCtxPopCurrent(&prev);
 	if (r != CUDA_SUCCESS)
 		return cu_fail(st, r, "cuStreamCreate");
@@ -202,6 +203,11 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 
 int vkg_cuda_device_open_ctx(uint64_t ctx, vkg_device **out, vkg_status *st)
 {
+	return vkg_cuda_device_open_ctx_stream(ctx, 0, out, st);
+}
+
+int vkg_cuda_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **out, vkg_status *st)
+{
 	vkg_device *dev;
 	CUcontext prev;
 	CUresult r;
@@ -216,6 +222,8 @@ int vkg_cuda_device_open_ctx(uint64_t ctx, vkg_device **out, vkg_status *st)
 	if (!dev)
 		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
 	dev->ctx = (CUcontext)(uintptr_t)ctx;
+	dev->stream = (CUstream)(uintptr_t)stream;
+	dev->borrowed_stream = stream != 0;
 	r = cuCtxPushCurrent(dev->ctx);
 	if (r != CUDA_SUCCESS) {
 		free(dev);
@@ -254,7 +262,8 @@ void vkg_device_close(vkg_device *dev)
 		cuStreamSynchronize(dev->stream);
 		if (dev->scale_mod)
 			cuModuleUnload(dev->scale_mod);
-		cuStreamDestroy(dev->stream);
+		if (!dev->borrowed_stream)
+			cuStreamDestroy(dev->stream);
 		cuCtxPopCurrent(&prev);
 	}
 	if (dev->primary)

@@ -10,6 +10,9 @@
 /* Opens a device on an existing CUcontext. The device neither retains nor destroys it:
  * the caller keeps it alive until vkg_device_close. */
 int vkg_cuda_device_open_ctx(uint64_t ctx, vkg_device **out, vkg_status *st);
+/* The same on the caller's stream (0: the device makes its own): the device's work runs on
+ * it, and closing the device neither destroys the stream nor the context. */
+int vkg_cuda_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **out, vkg_status *st);
 uint64_t vkg_cuda_device_context(const vkg_device *dev); /* CUcontext */
 uint64_t vkg_cuda_device_stream(const vkg_device *dev);  /* the device's own CUstream */
 int vkg_cuda_device_ordinal(const vkg_device *dev);

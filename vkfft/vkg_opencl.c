@@ -211,6 +211,91 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	return VKG_OK;
 }
 
+int vkg_opencl_device_open_ctx(uint64_t context, uint64_t device, uint64_t queue, vkg_device **out, int *ordinal,
+			       vkg_status *st)
+{
+	cl_context ctx = (cl_context)(uintptr_t)context;
+	cl_device_id devs[64], d = (cl_device_id)(uintptr_t)device;
+	cl_uint nd = 0, i;
+	cl_int err;
+	vkg_device *dev;
+
+	*out = NULL;
+	*ordinal = -1;
+	if (!ctx)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "the cl_context is NULL");
+	pthread_once(&platforms_once, init_platforms);
+	err = clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof nd, &nd, NULL);
+	if (err != CL_SUCCESS)
+		return cl_fail(st, err, "clGetContextInfo (is the cl_context valid?)");
+	if (nd == 0 || nd > 64)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "the cl_context has %u devices", (unsigned)nd);
+	err = clGetContextInfo(ctx, CL_CONTEXT_DEVICES, nd * sizeof devs[0], devs, NULL);
+	if (err != CL_SUCCESS)
+		return cl_fail(st, err, "clGetContextInfo(CL_CONTEXT_DEVICES)");
+	if (!d)
+		d = devs[0];
+	for (i = 0; i < nd && devs[i] != d; i++)
+		;
+	if (i == nd)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "the cl_device_id is not a device of the cl_context");
+	if (queue) {
+		cl_command_queue q = (cl_command_queue)(uintptr_t)queue;
+		cl_context qctx = NULL;
+		cl_device_id qdev = NULL;
+		cl_command_queue_properties props = 0;
+		err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+		if (err != CL_SUCCESS)
+			return cl_fail(st, err, "clGetCommandQueueInfo (is the cl_command_queue valid?)");
+		clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
+		clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+		if (qctx != ctx || qdev != d)
+			return vkg_fail(st, VKG_ERR_INVALID, 0,
+					"the cl_command_queue belongs to another context or device than the ones given");
+		if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+			return vkg_fail(st, VKG_ERR_INVALID, 0,
+					"the cl_command_queue executes out of order; VkFFT's kernels and the copies "
+					"around them need an in-order queue");
+	}
+	dev = calloc(1, sizeof *dev);
+	if (!dev)
+		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
+	dev->device = d;
+	err = clGetDeviceInfo(d, CL_DEVICE_PLATFORM, sizeof dev->platform, &dev->platform, NULL);
+	if (err != CL_SUCCESS) {
+		free(dev);
+		return cl_fail(st, err, "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
+	}
+	fill_info(dev->platform, d, &dev->info);
+	if (queue) {
+		dev->queue = (cl_command_queue)(uintptr_t)queue;
+		clRetainCommandQueue(dev->queue);
+	} else {
+		dev->queue = clCreateCommandQueue(ctx, d, 0, &err);
+		if (!dev->queue) {
+			free(dev);
+			return cl_fail(st, err, "clCreateCommandQueue");
+		}
+	}
+	/* vkg_device_close releases both: the caller's references stay its own */
+	clRetainContext(ctx);
+	dev->context = ctx;
+	pthread_mutex_init(&dev->scale_mu, NULL);
+	for (i = 0; i < 4096; i++) {
+		cl_platform_id p;
+		cl_device_id di;
+		vkg_status ignore = { 0 };
+		if (find_device((int)i, &p, &di, NULL, &ignore) != VKG_OK)
+			break;
+		if (di == d) {
+			*ordinal = (int)i;
+			break;
+		}
+	}
+	*out = dev;
+	return VKG_OK;
+}
+
 void vkg_device_close(vkg_device *dev)
 {
 	if (!dev)
