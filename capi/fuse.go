@@ -37,8 +37,8 @@ func (w convC[T]) apply(out, in unsafe.Pointer) error {
 	return w.c.Apply(unsafe.Slice((*T)(out), w.c.OutLen()), unsafe.Slice((*T)(in), w.c.InLen()))
 }
 func (w convC[T]) applyNative(out, in uintptr) error { return w.c.ApplyNative(out, in) }
-func (w convC[T]) bytes() (int64, int64)            { return w.c.InBytes(), w.c.OutBytes() }
-func (w convC[T]) Close() error                     { return w.c.Close() }
+func (w convC[T]) bytes() (int64, int64)             { return w.c.InBytes(), w.c.OutBytes() }
+func (w convC[T]) Close() error                      { return w.c.Close() }
 
 type convR[R vkfft.Real, C vkfft.Complex] struct{ c *vkfft.RealConvolution[R, C] }
 
@@ -46,8 +46,8 @@ func (w convR[R, C]) apply(out, in unsafe.Pointer) error {
 	return w.c.Apply(unsafe.Slice((*R)(out), w.c.OutLen()), unsafe.Slice((*R)(in), w.c.InLen()))
 }
 func (w convR[R, C]) applyNative(out, in uintptr) error { return w.c.ApplyNative(out, in) }
-func (w convR[R, C]) bytes() (int64, int64)            { return w.c.InBytes(), w.c.OutBytes() }
-func (w convR[R, C]) Close() error                     { return w.c.Close() }
+func (w convR[R, C]) bytes() (int64, int64)             { return w.c.InBytes(), w.c.OutBytes() }
+func (w convR[R, C]) Close() error                      { return w.c.Close() }
 
 func (f *cfused) close() error {
 	if f.conv != nil {

@@ -33,7 +33,9 @@ func openCUDAContext(ctx, stream uintptr) (*Device, error) {
 	return newDevice(h, info), nil
 }
 
-func openCLContext(context, device, queue uintptr) (*Device, error) { return nil, backendMissing("opencl") }
+func openCLContext(context, device, queue uintptr) (*Device, error) {
+	return nil, backendMissing("opencl")
+}
 
 // CUDAContext returns the CUcontext the device runs in (its primary context when it was
 // opened with Open), or 0 once closed.
