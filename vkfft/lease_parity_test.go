@@ -1,0 +1,69 @@
+package vkfft
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestLeaseHasEveryPlanMethod: a lease offers every exported method of its plan type
+// (Close excepted: Release does it), with the same signature, so code written against
+// a plan works on a lease.
+func TestLeaseHasEveryPlanMethod(t *testing.T) {
+	for _, tc := range []struct {
+		plan, lease reflect.Type
+	}{
+		{reflect.TypeFor[*Plan[complex64]](), reflect.TypeFor[PlanLease[complex64]]()},
+		{reflect.TypeFor[*RealPlan[float64, complex128]](), reflect.TypeFor[RealPlanLease[float64, complex128]]()},
+	} {
+		for i := 0; i < tc.plan.NumMethod(); i++ {
+			m := tc.plan.Method(i)
+			if m.Name == "Close" {
+				continue
+			}
+			lm, ok := tc.lease.MethodByName(m.Name)
+			require.True(t, ok, "%v lacks %s", tc.lease, m.Name)
+			// compare without the receiver
+			want, got := m.Type, lm.Type
+			require.Equal(t, want.NumIn(), got.NumIn(), "%v.%s", tc.lease, m.Name)
+			for j := 1; j < want.NumIn(); j++ {
+				require.Equal(t, want.In(j), got.In(j), "%v.%s argument %d", tc.lease, m.Name, j)
+			}
+			require.Equal(t, want.NumOut(), got.NumOut(), "%v.%s", tc.lease, m.Name)
+			for j := 0; j < want.NumOut(); j++ {
+				require.Equal(t, want.Out(j), got.Out(j), "%v.%s result %d", tc.lease, m.Name, j)
+			}
+		}
+	}
+}
+
+// TestLeaseMethodsAfterRelease: the methods added to leases work on a held lease and
+// return ErrClosed (or zero values) once it is released.
+func TestLeaseMethodsAfterRelease(t *testing.T) {
+	cfg := Config{Shape: []int{16, 6}}
+	l, err := CachedPlan[complex64](testDev, cfg)
+	require.NoError(t, err)
+	require.Equal(t, cfg.Shape, l.Config().Shape)
+	in, out := l.Spans()
+	require.Equal(t, 96, in)
+	require.Equal(t, 96, out)
+	b, err := NewBuffer[complex64](testDev, l.Len())
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, l.ForwardNative(b.Native(), b.Native()))
+	require.NoError(t, l.InverseNative(b.Native(), b.Native()))
+	l.Release()
+	require.Zero(t, l.Config().Shape)
+	require.ErrorIs(t, l.ForwardNative(b.Native(), b.Native()), ErrClosed)
+	require.ErrorIs(t, l.InverseHalf(nil, nil), ErrClosed)
+	require.ErrorIs(t, l.ForwardAsync(nil, nil, nil), ErrClosed)
+
+	rl, err := CachedRealPlan[float32, complex64](testDev, Config{Shape: []int{16}})
+	require.NoError(t, err)
+	require.Equal(t, 16, rl.RealLen())
+	require.Equal(t, 9, rl.ComplexLen())
+	rl.Release()
+	require.Zero(t, rl.RealLen())
+	require.ErrorIs(t, rl.ForwardInPlace(nil), ErrClosed)
+}
