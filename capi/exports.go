@@ -55,12 +55,18 @@ func vkfftgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_st
 	if err != nil {
 		return fail(fn, err)
 	}
+	return ret(fn, publishDevice(d, out))
+}
+
+// publishDevice makes the C record and handle of an opened device, or closes it and
+// reports why not.
+func publishDevice(d *vkfft.Device, out **C.vkfftgo_device) error {
 	core := ccore.DeviceOf(d)
 	rec := C.vkgc_device_new((*C.vkg_device)(core.Core), C.int64_t(core.StagingThreshold),
 		C.uint64_t(core.StagingSlotBytes), C.int(core.StagingThreads), C.int(core.MaxStagers))
 	if rec == nil {
 		d.Close()
-		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+		return errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
 	}
 	cd := &cdev{d: d, rec: rec, plans: map[*cplan]struct{}{}, bufs: map[*cbuf]struct{}{},
 		fused: map[*cfused]struct{}{}, regs: map[uintptr]*vkfft.HostRegistration{}}
@@ -73,10 +79,10 @@ func vkfftgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_st
 	if cd.handle == 0 {
 		C.vkgc_device_free(rec)
 		d.Close()
-		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of handles or host memory"))
+		return errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of handles or host memory")
 	}
 	*out = (*C.vkfftgo_device)(handlePtr(cd.handle))
-	return C.VKFFTGO_SUCCESS
+	return nil
 }
 
 //export vkfftgo_device_close
@@ -372,6 +378,11 @@ func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return recordCPlan(d, bp, bp.Close)
+}
+
+// recordCPlan makes the C record of a plan; undo gives the plan up if that fails.
+func recordCPlan(d *cdev, bp *vkfft.BytePlan, undo func() error) (*cplan, error) {
 	core := ccore.PlanOf(bp)
 	strided := C.int(0)
 	if core.Strided {
@@ -382,7 +393,7 @@ func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
 	rec := C.vkgc_plan_new(d.rec, (*C.vkg_plan)(core.Core), C.int(core.InPlace), strided, C.uint64_t(fwdOut),
 		C.uint64_t(fwdIn), C.uint64_t(invOut), C.uint64_t(invIn))
 	if rec == nil {
-		bp.Close()
+		undo()
 		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
 	}
 	return &cplan{dev: d, p: bp, rec: rec}, nil
@@ -400,6 +411,10 @@ var (
 func (p *cplan) close() error {
 	C.free(unsafe.Pointer(p.rec))
 	p.rec = nil
+	if p.lease != nil { // back to the cache, which closes it if it must
+		p.lease.Release()
+		return nil
+	}
 	return p.p.Close()
 }
 

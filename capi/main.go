@@ -58,6 +58,7 @@ type cplan struct {
 	handle uintptr
 	p      *vkfft.BytePlan
 	rec    *C.vkgc_plan
+	lease  *vkfft.BytePlanLease // set for a plan from the plan cache (vkfftgo_plan_acquire)
 }
 
 // cbuf is device memory handed out by bytes, and its C record.

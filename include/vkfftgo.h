@@ -135,6 +135,33 @@ vkfftgo_status vkfftgo_device_supports_double(vkfftgo_device *device, int *suppo
 vkfftgo_status vkfftgo_device_sync(vkfftgo_device *device);
 #endif /* VKFFTGO_NO_PROTOTYPES */
 
+/* ---- a device on your own CUDA or OpenCL context ----
+ * For a host that already has a context (an ITK, OpenCV or ArrayFire program, a CuPy or
+ * pyopencl user): the library runs its work there instead of making a second context,
+ * so memory and queues are shared. Both functions exist in every library; the one for
+ * another backend than the library's returns VKFFTGO_ERROR_UNSUPPORTED. */
+struct CUctx_st;          /* CUcontext is struct CUctx_st * */
+struct CUstream_st;       /* CUstream */
+struct _cl_context;       /* cl_context */
+struct _cl_device_id;     /* cl_device_id */
+struct _cl_command_queue; /* cl_command_queue */
+#ifndef VKFFTGO_NO_PROTOTYPES
+/* CUDA: a device on context (not NULL), running its work on stream (NULL: a
+ * non-blocking stream of the device's own). The library neither retains nor destroys
+ * the context or the stream: keep both alive until vkfftgo_device_close, which waits
+ * for the stream and leaves the calling thread's current context as it was. */
+vkfftgo_status vkfftgo_device_open_cu(struct CUctx_st *context, struct CUstream_st *stream,
+				      vkfftgo_device **device);
+/* OpenCL: a device on context (not NULL) and device_id (NULL: the context's first
+ * device), running its work on queue (NULL: a new in-order queue of its own; a queue
+ * given must be in order and of that context and device). The library retains the
+ * context and queue (clRetainContext, clRetainCommandQueue) and releases them at
+ * vkfftgo_device_close: release your own references whenever you like; it never
+ * destroys what it did not create. */
+vkfftgo_status vkfftgo_device_open_cl(struct _cl_context *context, struct _cl_device_id *device_id,
+				      struct _cl_command_queue *queue, vkfftgo_device **device);
+#endif
+
 /* Device memory held by the device's plans and buffers (not VkFFT's small tables).
  * Set size = sizeof(vkfftgo_mem_stats) (VKFFTGO_MEM_STATS_INIT does); later versions
  * may add fields at the end and fill only the ones the caller's size covers. */
@@ -321,6 +348,71 @@ vkfftgo_status vkfftgo_host_register(vkfftgo_device *device, void *ptr, size_t b
 vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr);
 
 #endif /* VKFFTGO_NO_PROTOTYPES */
+
+/* ---- the plan cache: plans leased by descriptor ----
+ * Each device keeps the plans released to it, keyed by their full description, up to
+ * limits (like CuPy's plan cache): vkfftgo_plan_acquire hands out an idle plan of the
+ * descriptor, or builds one (through the kernel cache, usually in milliseconds), and
+ * vkfftgo_plan_release gives it back. A leased plan is an ordinary vkfftgo_plan to every
+ * per-call function, owned by its holder alone until released (vkfftgo_plan_destroy
+ * releases it too); a lease never waits for another: when all plans of a descriptor are
+ * leased, another is built. */
+typedef struct vkfftgo_plan_cache_stats {
+	uint32_t size;
+	uint32_t reserved;
+	int64_t hits;      /* leases served by an idle cached plan */
+	int64_t misses;    /* leases that built a plan */
+	int64_t evictions; /* plans closed to stay within the limits, or by clear */
+	int64_t plans;     /* plans held, leased or idle */
+	int64_t leased;    /* plans leased now */
+	int64_t bytes;     /* device bytes of the plans' buffers */
+	int64_t max_plans; /* the limits (vkfftgo_plan_cache_set_limits) */
+	int64_t max_bytes;
+} vkfftgo_plan_cache_stats;
+#define VKFFTGO_PLAN_CACHE_STATS_INIT { (uint32_t)sizeof(vkfftgo_plan_cache_stats), 0u, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/* ---- the kernel cache: compiled kernels on disk, shared by processes ----
+ * Plans are built from kernels saved by earlier processes (milliseconds instead of about
+ * a second of compilation). The settings are the process's, for plans built afterwards;
+ * the environment (VKFFTGO_CACHE_DIR, VKFFTGO_CACHE_MAX_BYTES) gives the defaults. */
+typedef struct vkfftgo_kernel_cache_stats {
+	uint32_t size;
+	uint32_t reserved;
+	int64_t hits, misses;  /* plans built from a saved entry / compiled */
+	int64_t rejected;      /* entries found but not trusted (corrupt, stale, foreign) */
+	int64_t stored;        /* entries written */
+	int64_t store_errors;  /* entries that could not be written */
+	int64_t evicted;       /* entries removed to stay under max_bytes */
+	int64_t entries, bytes; /* the directory now */
+	int64_t max_bytes;
+} vkfftgo_kernel_cache_stats;
+#define VKFFTGO_KERNEL_CACHE_STATS_INIT { (uint32_t)sizeof(vkfftgo_kernel_cache_stats), 0u, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+#ifndef VKFFTGO_NO_PROTOTYPES
+/* Leases a plan of desc from the device's cache (building it on a miss). */
+vkfftgo_status vkfftgo_plan_acquire(vkfftgo_device *device, const vkfftgo_plan_desc *desc, vkfftgo_plan **plan);
+/* Gives a leased plan back; its handle becomes invalid. NULL does nothing; a plan of
+ * vkfftgo_plan_create is VKFFTGO_ERROR_INVALID_ARGUMENT (destroy it instead). */
+vkfftgo_status vkfftgo_plan_release(vkfftgo_plan *plan);
+/* At most max_plans plans (0: none kept, every released plan is freed; negative: no
+ * limit; default 16) and max_bytes of their device buffers (0: no limit). Idle plans
+ * beyond the limits are freed now, least recently used first; leased ones never. */
+vkfftgo_status vkfftgo_plan_cache_set_limits(vkfftgo_device *device, int64_t max_plans, int64_t max_bytes);
+/* Frees every idle plan; leased ones are freed when released. */
+vkfftgo_status vkfftgo_plan_cache_clear(vkfftgo_device *device);
+vkfftgo_status vkfftgo_plan_cache_get_stats(vkfftgo_device *device, vkfftgo_plan_cache_stats *stats);
+
+/* The directory: "off" disables the disk cache; NULL or "" goes back to the default. */
+vkfftgo_status vkfftgo_kernel_cache_set_dir(const char *dir);
+/* The directory in use, NUL-terminated (VKFFTGO_ERROR_WRONG_SIZE if capacity is too
+ * small), and whether the disk cache is on. dir or enabled may be NULL, not both. */
+vkfftgo_status vkfftgo_kernel_cache_get_dir(char *dir, size_t capacity, int *enabled);
+/* Caps the directory's size (least recently used entries go first); 0: the default. */
+vkfftgo_status vkfftgo_kernel_cache_set_max_bytes(int64_t bytes);
+vkfftgo_status vkfftgo_kernel_cache_get_stats(vkfftgo_kernel_cache_stats *stats);
+/* Removes every entry; *removed (may be NULL) gets how many. */
+vkfftgo_status vkfftgo_kernel_cache_clear(int64_t *removed);
+#endif
 
 /* ---- convolution and correlation (VkFFT's fused kernel multiplication) ----
  * One call does the forward transform, the product with the kernel's spectrum (computed

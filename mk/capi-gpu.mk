@@ -2,7 +2,7 @@
 # tests/capi and the per-call / registered-memory benchmark (tests/gpu/capibench.c).
 #   make cuda-build-check   also builds and links these (no GPU needed)
 #   make gpu-bundle         puts them into $(GPU_BUNDLE)/capi/; tests/gpu/steps/capi.sh runs them
-CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg
+CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg parity
 
 # capi_gpu_build OUT CFLAGS LDFLAGS: the cuda library into $(BUILD)/capi-cuda, then the
 # programs into OUT (finding the library in OUT/lib, where it is copied)
@@ -13,7 +13,7 @@ define capi_gpu_build
 	scripts/api-syms.sh check $(BUILD)/capi-cuda/lib/libvkfftgo.so cuda
 	for t in $(CAPI_GPU_CONSUMERS); do \
 	  $(CC) -std=c99 -O2 -Wall -Wextra -Werror -pthread -I$(BUILD)/capi-cuda/include tests/capi/$$t.c \
-	    -L$(1)/lib -Wl,-rpath,'$$ORIGIN/lib' -Wl,--allow-shlib-undefined -lvkfftgo -lm -o $(1)/$$t || exit 1; \
+	    -L$(1)/lib -Wl,-rpath,'$$ORIGIN/lib' -Wl,--allow-shlib-undefined -lvkfftgo -ldl -lm -o $(1)/$$t || exit 1; \
 	done
 	mkdir -p $(1)/src && cp capi/*.c capi/*.h include/vkfftgo.h tests/gpu/capibench.c $(1)/src/
 	$(CC) -O2 -c $(2) vkfft/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o

@@ -1,9 +1,62 @@
 /* parity.c — the C API's parity functions (issue 15), each with good and bad arguments:
- * the run-time version check, ...
- *   cc parity.c $(pkg-config --cflags --libs vkfftgo) -lm */
+ * the run-time version check; a device on a context the test made itself (OpenCL: with
+ * the OpenCL API, link -lOpenCL; CUDA: through the driver API, opened with dlopen), its
+ * references retained and released; the kernel cache's settings and statistics; plan
+ * leases from the device's plan cache.
+ *   cc parity.c $(pkg-config --cflags --libs vkfftgo) [-lOpenCL] -ldl -lm */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <complex.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
+
+#if VKFFTGO_BACKEND == 3
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#elif VKFFTGO_BACKEND == 1
+#include <dlfcn.h>
+#endif
+
+#define FAIL(...)                                                                            \
+	do {                                                                                 \
+		fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                              \
+		fprintf(stderr, __VA_ARGS__);                                                \
+		fputc('\n', stderr);                                                         \
+		exit(1);                                                                     \
+	} while (0)
+
+/* A forward transform of a 1-D n-point batch on d, compared with a naive DFT. */
+static void check_forward(vkfftgo_device *d, vkfftgo_plan *given, int64_t n, const char *what)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+	vkfftgo_plan *p = given;
+	float complex *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+	double err = 0, scale = 0;
+	desc.rank = 1;
+	desc.shape[0] = n;
+	if (!p)
+		CHECK(vkfftgo_plan_create(d, &desc, &p));
+	for (int64_t i = 0; i < n; i++)
+		x[i] = (float)test_value((size_t)i) + I * (float)test_value((size_t)(i + n));
+	CHECK(vkfftgo_execute(p, VKFFTGO_FORWARD, y, (size_t)n * sizeof *y, x, (size_t)n * sizeof *x));
+	for (int64_t k = 0; k < n; k++) {
+		double complex s = 0;
+		for (int64_t j = 0; j < n; j++)
+			s += x[j] * cexp(-2 * I * M_PI * (double)(j * k % n) / (double)n);
+		err = fmax(err, cabs(s - y[k]));
+		scale = fmax(scale, cabs(s));
+	}
+	if (err > 1e-5 * scale)
+		FAIL("%s: forward transform off by %g (of %g)", what, err, scale);
+	if (!given)
+		CHECK(vkfftgo_plan_destroy(p));
+	free(x);
+	free(y);
+}
 
 static void test_version(void)
 {
@@ -27,9 +80,295 @@ static void test_version(void)
 	printf("version: %s, VKFFTGO_CHECK_VERSION() passes, newer/other major refused\n", vkfftgo_version_string());
 }
 
+#if VKFFTGO_BACKEND == 3
+static cl_uint cl_refs(cl_context c)
+{
+	cl_uint n = 0;
+	clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, NULL);
+	return n;
+}
+
+static cl_uint queue_refs(cl_command_queue q)
+{
+	cl_uint n = 0;
+	clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof n, &n, NULL);
+	return n;
+}
+
+static void make_cl(cl_context *c, cl_device_id *dev, cl_command_queue *q)
+{
+	cl_platform_id plats[8];
+	cl_uint np = 0, nd = 0;
+	cl_int err;
+	if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS || np == 0)
+		FAIL("no OpenCL platform");
+	for (cl_uint i = 0; i < np; i++)
+		if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, dev, &nd) == CL_SUCCESS && nd)
+			break;
+	if (!nd)
+		FAIL("no OpenCL device");
+	*c = clCreateContext(NULL, 1, dev, NULL, NULL, &err);
+	if (!*c)
+		FAIL("clCreateContext: %d", err);
+	*q = clCreateCommandQueue(*c, *dev, 0, &err);
+	if (!*q)
+		FAIL("clCreateCommandQueue: %d", err);
+}
+
+/* A device on the test's own context and queue: work runs on the queue, the context and
+ * queue are retained while open and released (not destroyed) at close. */
+static void test_open_context(void)
+{
+	cl_context c, c2;
+	cl_device_id dev, dev2;
+	cl_command_queue q, q2;
+	struct _cl_command_queue *got;
+	vkfftgo_device *d;
+	cl_uint crefs, qrefs;
+	make_cl(&c, &dev, &q);
+	make_cl(&c2, &dev2, &q2);
+	crefs = cl_refs(c);
+	qrefs = queue_refs(q);
+	CHECK(vkfftgo_device_open_cl(c, dev, q, &d));
+	if (cl_refs(c) <= crefs || queue_refs(q) != qrefs + 1)
+		FAIL("the device did not retain the context (%u -> %u) and queue (%u -> %u)", crefs, cl_refs(c), qrefs,
+		     queue_refs(q));
+	CHECK(vkfftgo_device_cl_queue(d, &got));
+	if (got != q)
+		FAIL("the device's queue is not the one given");
+	check_forward(d, NULL, 48, "open_cl");
+	CHECK(vkfftgo_device_close(d));
+	if (cl_refs(c) != crefs || queue_refs(q) != qrefs)
+		FAIL("close did not release exactly what the device retained (context %u, was %u; queue %u, was %u)",
+		     cl_refs(c), crefs, queue_refs(q), qrefs);
+	if (clFinish(q) != CL_SUCCESS)
+		FAIL("the test's queue is unusable after close");
+	/* first device, own queue */
+	CHECK(vkfftgo_device_open_cl(c, NULL, NULL, &d));
+	CHECK(vkfftgo_device_cl_queue(d, &got));
+	if (!got || got == q)
+		FAIL("no queue of the device's own");
+	check_forward(d, NULL, 30, "open_cl own queue");
+	CHECK(vkfftgo_device_close(d));
+	if (cl_refs(c) != crefs)
+		FAIL("context references %u after close, was %u", cl_refs(c), crefs);
+	/* bad arguments */
+	EXPECT_FAIL(vkfftgo_device_open_cl(NULL, dev, q, &d), VKFFTGO_ERROR_NULL_POINTER, "context is NULL");
+	EXPECT_FAIL(vkfftgo_device_open_cl(c, dev, q, NULL), VKFFTGO_ERROR_NULL_POINTER, "device output pointer");
+	EXPECT_FAIL(vkfftgo_device_open_cl(c, dev, q2, &d), VKFFTGO_ERROR_INVALID_ARGUMENT, "another context");
+	if (d != NULL)
+		FAIL("a failed open left *device set");
+	if (cl_refs(c) != crefs || queue_refs(q2) != qrefs)
+		FAIL("a refused open kept a reference");
+	EXPECT_FAIL(vkfftgo_device_open_cu((struct CUctx_st *)c, NULL, &d), VKFFTGO_ERROR_UNSUPPORTED, "-tags cuda");
+	clReleaseCommandQueue(q2);
+	clReleaseContext(c2);
+	clReleaseCommandQueue(q);
+	clReleaseContext(c);
+	printf("open_cl: the test's context and queue used, retained while open, released at close; bad arguments refused\n");
+}
+#elif VKFFTGO_BACKEND == 1
+/* the driver API, opened here as a C++ host with its own CUDA would have it linked */
+typedef int (*cu_init_t)(unsigned);
+typedef int (*cu_device_get_t)(int *, int);
+typedef int (*cu_ctx_create_t)(void **, unsigned, int);
+typedef int (*cu_ptr_t)(void *);
+typedef int (*cu_pptr_t)(void **);
+typedef int (*cu_stream_create_t)(void **, unsigned);
+
+static void test_open_context(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	void *ctx = NULL, *prev = NULL, *stream = NULL, *cur = NULL;
+	struct CUstream_st *got;
+	vkfftgo_device *d;
+	int dev;
+	if (!lib)
+		FAIL("dlopen libcuda.so.1: %s", dlerror());
+	cu_init_t cu_init = (cu_init_t)dlsym(lib, "cuInit");
+	cu_device_get_t cu_device_get = (cu_device_get_t)dlsym(lib, "cuDeviceGet");
+	cu_ctx_create_t cu_ctx_create = (cu_ctx_create_t)dlsym(lib, "cuCtxCreate_v2");
+	cu_ptr_t cu_ctx_destroy = (cu_ptr_t)dlsym(lib, "cuCtxDestroy_v2");
+	cu_ptr_t cu_ctx_push = (cu_ptr_t)dlsym(lib, "cuCtxPushCurrent_v2");
+	cu_pptr_t cu_ctx_pop = (cu_pptr_t)dlsym(lib, "cuCtxPopCurrent_v2");
+	cu_pptr_t cu_ctx_get = (cu_pptr_t)dlsym(lib, "cuCtxGetCurrent");
+	cu_stream_create_t cu_stream_create = (cu_stream_create_t)dlsym(lib, "cuStreamCreate");
+	cu_ptr_t cu_stream_sync = (cu_ptr_t)dlsym(lib, "cuStreamSynchronize");
+	cu_ptr_t cu_stream_destroy = (cu_ptr_t)dlsym(lib, "cuStreamDestroy_v2");
+	if (!cu_init || !cu_device_get || !cu_ctx_create || !cu_ctx_destroy || !cu_ctx_push || !cu_ctx_pop ||
+	    !cu_ctx_get || !cu_stream_create || !cu_stream_sync || !cu_stream_destroy)
+		FAIL("libcuda.so.1 lacks a driver entry point");
+	if (cu_init(0) || cu_device_get(&dev, 0) || cu_ctx_create(&ctx, 0, dev))
+		FAIL("creating a CUDA context failed");
+	if (cu_stream_create(&stream, 1 /* CU_STREAM_NON_BLOCKING */))
+		FAIL("cuStreamCreate failed");
+	cu_ctx_pop(&prev); /* the host's thread has no current context now */
+	CHECK(vkfftgo_device_open_cu((struct CUctx_st *)ctx, (struct CUstream_st *)stream, &d));
+	cu_ctx_get(&cur);
+	if (cur != NULL)
+		FAIL("vkfftgo_device_open_cu left a context current");
+	CHECK(vkfftgo_device_cu_stream(d, &got));
+	if ((void *)got != stream)
+		FAIL("the device's stream is not the one given");
+	check_forward(d, NULL, 1024, "open_cu");
+	CHECK(vkfftgo_device_close(d));
+	if (cu_ctx_push(ctx) || cu_stream_sync(stream))
+		FAIL("the test's context or stream is unusable after close");
+	cu_ctx_pop(&prev);
+	/* NULL stream: the device's own */
+	CHECK(vkfftgo_device_open_cu((struct CUctx_st *)ctx, NULL, &d));
+	CHECK(vkfftgo_device_cu_stream(d, &got));
+	if (!got || (void *)got == stream)
+		FAIL("no stream of the device's own");
+	check_forward(d, NULL, 4096, "open_cu own stream");
+	CHECK(vkfftgo_device_close(d));
+	EXPECT_FAIL(vkfftgo_device_open_cu(NULL, NULL, &d), VKFFTGO_ERROR_NULL_POINTER, "context is NULL");
+	EXPECT_FAIL(vkfftgo_device_open_cu((struct CUctx_st *)ctx, NULL, NULL), VKFFTGO_ERROR_NULL_POINTER,
+		    "device output pointer");
+	EXPECT_FAIL(vkfftgo_device_open_cl((struct _cl_context *)ctx, NULL, NULL, &d), VKFFTGO_ERROR_UNSUPPORTED,
+		    "-tags opencl");
+	cu_ctx_push(ctx);
+	cu_stream_destroy(stream);
+	cu_ctx_pop(&prev);
+	cu_ctx_destroy(ctx);
+	printf("open_cu: the test's context and stream used, left intact at close, no context left current; bad arguments refused\n");
+}
+#else
+static void test_open_context(void) { printf("open context: no backend\n"); }
+#endif
+
+static vkfftgo_device *dev;
+
+static void test_kernel_cache(void)
+{
+	char tmpl[] = "/tmp/vkfftgo-parity-XXXXXX", got[4096];
+	char *dir = mkdtemp(tmpl);
+	int enabled = -1;
+	int64_t removed = -1;
+	vkfftgo_kernel_cache_stats st = VKFFTGO_KERNEL_CACHE_STATS_INIT, bad = VKFFTGO_KERNEL_CACHE_STATS_INIT;
+	int64_t stored;
+	if (!dir)
+		FAIL("mkdtemp");
+	CHECK(vkfftgo_kernel_cache_set_dir(dir));
+	CHECK(vkfftgo_kernel_cache_get_dir(got, sizeof got, &enabled));
+	if (strcmp(got, dir) != 0 || enabled != 1)
+		FAIL("kernel cache dir %s (enabled %d), want %s", got, enabled, dir);
+	CHECK(vkfftgo_kernel_cache_set_max_bytes(64 << 20));
+	CHECK(vkfftgo_kernel_cache_get_stats(&st));
+	if (st.max_bytes != 64 << 20 || st.entries != 0)
+		FAIL("max_bytes %lld entries %lld", (long long)st.max_bytes, (long long)st.entries);
+	stored = st.stored;
+	check_forward(dev, NULL, 44, "kernel cache"); /* compiles, stores its kernels */
+	CHECK(vkfftgo_kernel_cache_get_stats(&st));
+	if (st.stored != stored + 1 || st.entries != 1 || st.bytes <= 0)
+		FAIL("after a plan: stored %lld (was %lld), entries %lld, bytes %lld", (long long)st.stored,
+		     (long long)stored, (long long)st.entries, (long long)st.bytes);
+	check_forward(dev, NULL, 44, "kernel cache hit");
+	CHECK(vkfftgo_kernel_cache_get_stats(&st));
+	if (st.hits < 1)
+		FAIL("the second plan did not load the saved kernels (hits %lld)", (long long)st.hits);
+	CHECK(vkfftgo_kernel_cache_clear(&removed));
+	CHECK(vkfftgo_kernel_cache_get_stats(&st));
+	if (removed != 1 || st.entries != 0)
+		FAIL("clear removed %lld, %lld entries left", (long long)removed, (long long)st.entries);
+	CHECK(vkfftgo_kernel_cache_clear(NULL));
+	/* bad arguments */
+	EXPECT_FAIL(vkfftgo_kernel_cache_get_dir(got, 3, NULL), VKFFTGO_ERROR_WRONG_SIZE, "capacity is 3|needs");
+	EXPECT_FAIL(vkfftgo_kernel_cache_get_dir(NULL, 0, NULL), VKFFTGO_ERROR_NULL_POINTER, "dir and enabled");
+	EXPECT_FAIL(vkfftgo_kernel_cache_set_max_bytes(-1), VKFFTGO_ERROR_INVALID_ARGUMENT, "negative");
+	EXPECT_FAIL(vkfftgo_kernel_cache_get_stats(NULL), VKFFTGO_ERROR_NULL_POINTER, "stats");
+	bad.size = 8;
+	EXPECT_FAIL(vkfftgo_kernel_cache_get_stats(&bad), VKFFTGO_ERROR_INVALID_ARGUMENT, "VKFFTGO_KERNEL_CACHE_STATS_INIT");
+	/* off, then back to the default */
+	CHECK(vkfftgo_kernel_cache_set_dir("off"));
+	CHECK(vkfftgo_kernel_cache_get_dir(NULL, 0, &enabled));
+	if (enabled != 0)
+		FAIL("\"off\" left the cache enabled");
+	CHECK(vkfftgo_kernel_cache_set_dir(NULL));
+	CHECK(vkfftgo_kernel_cache_set_max_bytes(0));
+	CHECK(vkfftgo_kernel_cache_get_dir(got, sizeof got, &enabled));
+	if (strcmp(got, dir) == 0)
+		FAIL("set_dir(NULL) did not go back to the default");
+	rmdir(dir);
+	printf("kernel cache: directory, cap, stats (stored, hit), clear, off and default; bad arguments refused\n");
+}
+
+static void test_plan_cache(void)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT, bad_desc = VKFFTGO_PLAN_DESC_INIT;
+	vkfftgo_plan_cache_stats st = VKFFTGO_PLAN_CACHE_STATS_INIT, bad = VKFFTGO_PLAN_CACHE_STATS_INIT;
+	vkfftgo_plan *a, *b, *c, *created;
+	desc.rank = 1;
+	desc.shape[0] = 40;
+	CHECK(vkfftgo_plan_cache_clear(dev));
+	CHECK(vkfftgo_plan_cache_set_limits(dev, 4, 0));
+	CHECK(vkfftgo_plan_cache_get_stats(dev, &st));
+	int64_t hits = st.hits, misses = st.misses;
+	CHECK(vkfftgo_plan_acquire(dev, &desc, &a));
+	check_forward(dev, a, 40, "leased plan");
+	CHECK(vkfftgo_plan_acquire(dev, &desc, &b)); /* a is leased: another plan */
+	CHECK(vkfftgo_plan_cache_get_stats(dev, &st));
+	if (st.misses != misses + 2 || st.leased != 2 || st.plans != 2 || st.max_plans != 4)
+		FAIL("two leases: misses %lld leased %lld plans %lld", (long long)(st.misses - misses),
+		     (long long)st.leased, (long long)st.plans);
+	CHECK(vkfftgo_plan_release(a));
+	{
+		float complex tmp[40] = { 0 };
+		EXPECT_FAIL(vkfftgo_execute(a, VKFFTGO_FORWARD, tmp, sizeof tmp, tmp, sizeof tmp),
+			    VKFFTGO_ERROR_INVALID_HANDLE, "");
+	}
+	EXPECT_FAIL(vkfftgo_plan_release(a), VKFFTGO_ERROR_INVALID_HANDLE, "not a live plan handle");
+	CHECK(vkfftgo_plan_acquire(dev, &desc, &c)); /* the idle one */
+	CHECK(vkfftgo_plan_cache_get_stats(dev, &st));
+	if (st.hits != hits + 1 || st.plans != 2)
+		FAIL("a lease after a release was not a hit (hits %lld, plans %lld)", (long long)(st.hits - hits),
+		     (long long)st.plans);
+	check_forward(dev, c, 40, "re-leased plan");
+	CHECK(vkfftgo_plan_destroy(c)); /* destroy releases a leased plan too */
+	CHECK(vkfftgo_plan_release(b));
+	CHECK(vkfftgo_plan_release(NULL));
+	CHECK(vkfftgo_plan_cache_get_stats(dev, &st));
+	if (st.leased != 0 || st.plans != 2 || st.bytes <= 0)
+		FAIL("after releases: leased %lld plans %lld bytes %lld", (long long)st.leased, (long long)st.plans,
+		     (long long)st.bytes);
+	CHECK(vkfftgo_plan_cache_set_limits(dev, 1, 0));
+	CHECK(vkfftgo_plan_cache_get_stats(dev, &st));
+	if (st.plans != 1 || st.evictions < 1)
+		FAIL("limit 1: plans %lld evictions %lld", (long long)st.plans, (long long)st.evictions);
+	CHECK(vkfftgo_plan_cache_clear(dev));
+	CHECK(vkfftgo_plan_cache_get_stats(dev, &st));
+	if (st.plans != 0)
+		FAIL("clear left %lld plans", (long long)st.plans);
+	/* bad arguments */
+	CHECK(vkfftgo_plan_create(dev, &desc, &created));
+	EXPECT_FAIL(vkfftgo_plan_release(created), VKFFTGO_ERROR_INVALID_ARGUMENT, "vkfftgo_plan_destroy");
+	CHECK(vkfftgo_plan_destroy(created));
+	EXPECT_FAIL(vkfftgo_plan_acquire(dev, NULL, &a), VKFFTGO_ERROR_NULL_POINTER, "desc");
+	EXPECT_FAIL(vkfftgo_plan_acquire(dev, &desc, NULL), VKFFTGO_ERROR_NULL_POINTER, "plan output pointer");
+	EXPECT_FAIL(vkfftgo_plan_acquire(NULL, &desc, &a), VKFFTGO_ERROR_NULL_POINTER, "device handle");
+	EXPECT_FAIL(vkfftgo_plan_acquire(dev, &bad_desc, &a), VKFFTGO_ERROR_INVALID_SHAPE, "rank");
+	bad_desc.rank = 1;
+	bad_desc.shape[0] = 0;
+	EXPECT_FAIL(vkfftgo_plan_acquire(dev, &bad_desc, &a), VKFFTGO_ERROR_INVALID_SHAPE, "");
+	EXPECT_FAIL(vkfftgo_plan_cache_set_limits(dev, 1, -1), VKFFTGO_ERROR_INVALID_ARGUMENT, "negative");
+	EXPECT_FAIL(vkfftgo_plan_cache_get_stats(dev, NULL), VKFFTGO_ERROR_NULL_POINTER, "stats");
+	bad.size = 4;
+	EXPECT_FAIL(vkfftgo_plan_cache_get_stats(dev, &bad), VKFFTGO_ERROR_INVALID_ARGUMENT, "VKFFTGO_PLAN_CACHE_STATS_INIT");
+	EXPECT_FAIL(vkfftgo_plan_cache_clear(NULL), VKFFTGO_ERROR_NULL_POINTER, "device handle");
+	CHECK(vkfftgo_plan_cache_set_limits(dev, 16, 0));
+	/* a plan still leased when its device closes is freed with it (ASan checks) */
+	CHECK(vkfftgo_plan_acquire(dev, &desc, &a));
+	printf("plan cache: acquire (miss, hit, concurrent leases), release, destroy of a lease, limits, clear, stats; bad arguments refused\n");
+}
+
 int main(void)
 {
 	test_version();
+	test_open_context();
+	CHECK(vkfftgo_device_open(0, &dev));
+	test_kernel_cache();
+	test_plan_cache();
+	CHECK(vkfftgo_device_close(dev));
 	printf("parity: all passed\n");
 	return 0;
 }

@@ -111,9 +111,12 @@ step "registered host memory"
 gcc -std=c99 "${CWARN[@]}" "$here/hostreg.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/hostreg"
 timeout 600 "$tmp/hostreg"
 
-step "C API parity (parity.c): version check, ..."
-gcc -std=c99 "${CWARN[@]}" -pthread "$here/parity.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/parity"
-timeout 600 "$tmp/parity"
+step "C API parity (parity.c): version check, device on the test's own context, kernel cache, plan leases"
+# parity.c makes its own OpenCL context (or CUDA context through dlopen'd libcuda)
+parity_libs=(-ldl)
+[ "$backend" = opencl ] && parity_libs+=(-lOpenCL)
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/parity.c" $(pkg-config --cflags --libs vkfftgo) "${parity_libs[@]}" -lm -o "$tmp/parity"
+VKFFTGO_CACHE_DIR="$tmp/kc-parity" timeout 600 "$tmp/parity"
 
 step "AddressSanitizer: the C consumers and the library's own C code, instrumented (tests/asan/README.md)"
 VKFFTGO_ASAN=1 GO="$GO" "$root/scripts/build-lib.sh" "$backend" "$tmp/asanlib" >/dev/null
@@ -122,7 +125,9 @@ ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
 for t in c_consumer threads handles hostreg parity; do
-  gcc -std=c99 -pthread "${ASAN_CFLAGS[@]}" "$here/$t.c" "${ASAN_LIBS[@]}" -o "$tmp/$t-asan"
+  extra=()
+  [ "$t" = parity ] && extra=("${parity_libs[@]}")
+  gcc -std=c99 -pthread "${ASAN_CFLAGS[@]}" "$here/$t.c" "${ASAN_LIBS[@]}" "${extra[@]}" -o "$tmp/$t-asan"
   timeout 900 "$tmp/$t-asan" >"$tmp/$t-asan.log" 2>&1 || { cat "$tmp/$t-asan.log"; die "$t under AddressSanitizer"; }
   echo "   $t: clean"
 done
