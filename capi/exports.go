@@ -69,7 +69,7 @@ func publishDevice(d *vkfft.Device, out **C.vkfftgo_device) error {
 		return errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
 	}
 	cd := &cdev{d: d, rec: rec, plans: map[*cplan]struct{}{}, bufs: map[*cbuf]struct{}{},
-		fused: map[*cfused]struct{}{}, regs: map[uintptr]*vkfft.HostRegistration{}}
+		fused: map[*cfused]struct{}{}, regs: map[uintptr]*vkfft.HostRegistration{}, objs: map[*cobj]struct{}{}}
 	tables.mu.Lock()
 	cd.handle = uintptr(C.vkgc_handle_new(C.VKGC_DEVICE, unsafe.Pointer(rec)))
 	if cd.handle != 0 {
@@ -112,7 +112,11 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	for f := range fused {
 		delete(tables.fused, f.handle)
 	}
-	d.plans, d.bufs, d.fused = nil, nil, nil
+	objs := d.objs
+	for o := range objs {
+		delete(tables.objs, o.handle)
+	}
+	d.plans, d.bufs, d.fused, d.objs = nil, nil, nil, nil
 	tables.mu.Unlock()
 	// Wait for destroys under way, then for the C calls in flight on each handle; later
 	// calls find the handles dead. Only then are the C records and the stager freed.
@@ -131,6 +135,9 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	}
 	for f := range fused {
 		retire(f.handle, C.VKGC_FUSED)
+	}
+	for o := range objs {
+		retire(o.handle, o.kind)
 	}
 	C.vkgc_device_free(d.rec)
 	d.rec = nil

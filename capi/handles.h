@@ -22,8 +22,10 @@
 #include <pthread.h>
 #include <stdint.h>
 
-/* VKGC_FUSED: a convolution or spectrometer, whose calls run in Go (obj is NULL) */
-enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_FUSED = 4 };
+/* VKGC_FUSED: a convolution or spectrometer, whose calls run in Go (obj is NULL);
+ * VKGC_STREAM and VKGC_HOST_BUFFER likewise (capi/streams.go) */
+enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_FUSED = 4, VKGC_STREAM = 5,
+		 VKGC_HOST_BUFFER = 6 };
 
 typedef struct vkgc_slot {
 	pthread_rwlock_t lock;

@@ -48,6 +48,7 @@ type cdev struct {
 	plans  map[*cplan]struct{} // guarded by tables.mu; nil once the device is closing
 	bufs   map[*cbuf]struct{}
 	fused  map[*cfused]struct{} // convolutions and spectrometers (fuse.go)
+	objs   map[*cobj]struct{}   // streams and pinned host buffers (streams.go)
 	regMu  sync.Mutex
 	regs   map[uintptr]*vkfft.HostRegistration // registered host memory by address
 }
@@ -76,7 +77,9 @@ var tables = struct {
 	plans map[uintptr]*cplan
 	bufs  map[uintptr]*cbuf
 	fused map[uintptr]*cfused
-}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}, fused: map[uintptr]*cfused{}}
+	objs  map[uintptr]*cobj
+}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}, fused: map[uintptr]*cfused{},
+	objs: map[uintptr]*cobj{}}
 
 // apiError is an error with the status code it maps to.
 type apiError struct {

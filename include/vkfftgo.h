@@ -349,6 +349,40 @@ vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr);
 
 #endif /* VKFFTGO_NO_PROTOTYPES */
 
+/* ---- streams, pinned host buffers and asynchronous transforms ----
+ * A stream is an extra in-order queue of the device (a CUDA stream, an OpenCL command
+ * queue): work on different streams may overlap (uploads of one transform with the
+ * computation of another). vkfftgo_execute_async queues a host round trip between two
+ * pinned host buffers on a stream and returns at once; vkfftgo_stream_wait waits for
+ * it. The buffers belong to the device until that wait returns: do not read out or
+ * write in before. A plan is ordered across streams (a later call on any stream waits
+ * for its earlier work). These calls enter the library's Go runtime (a few
+ * microseconds); the work itself runs on the device. */
+typedef struct vkfftgo_stream vkfftgo_stream;
+typedef struct vkfftgo_host_buffer vkfftgo_host_buffer;
+#ifndef VKFFTGO_NO_PROTOTYPES
+vkfftgo_status vkfftgo_stream_create(vkfftgo_device *device, vkfftgo_stream **stream);
+/* Waits for the stream's work, then frees it. NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_stream_destroy(vkfftgo_stream *stream);
+/* Waits until all work queued on the stream has finished. */
+vkfftgo_status vkfftgo_stream_wait(vkfftgo_stream *stream);
+/* Allocates bytes (positive) of page-locked host memory for the device's DMA; *ptr (may
+ * be NULL) gets its address, valid until vkfftgo_host_buffer_destroy (or the device's
+ * close). Host transforms (vkfftgo_execute) on it also copy at pinned speed. */
+vkfftgo_status vkfftgo_host_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_host_buffer **buffer,
+					  void **ptr);
+/* Waits for queued work, then frees the memory. NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_host_buffer_destroy(vkfftgo_host_buffer *buffer);
+/* The buffer's address and size; either pointer may be NULL, not both. */
+vkfftgo_status vkfftgo_host_buffer_ptr(vkfftgo_host_buffer *buffer, void **ptr, size_t *bytes);
+/* Queues on stream the transform of in into out (direction VKFFTGO_FORWARD/INVERSE),
+ * host buffers of the device of exactly the sizes vkfftgo_plan_io_bytes says (out may
+ * be in where the plan allows in place); returns without waiting. Strided plans and
+ * fp16 storage plans refuse it. */
+vkfftgo_status vkfftgo_execute_async(vkfftgo_plan *plan, vkfftgo_stream *stream, int direction,
+				     vkfftgo_host_buffer *out, vkfftgo_host_buffer *in);
+#endif
+
 /* ---- the plan cache: plans leased by descriptor ----
  * Each device keeps the plans released to it, keyed by their full description, up to
  * limits (like CuPy's plan cache): vkfftgo_plan_acquire hands out an idle plan of the

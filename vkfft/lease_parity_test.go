@@ -67,3 +67,14 @@ func TestLeaseMethodsAfterRelease(t *testing.T) {
 	require.Zero(t, rl.RealLen())
 	require.ErrorIs(t, rl.ForwardInPlace(nil), ErrClosed)
 }
+
+// TestRealPlanPairs: the named pairings build plans of the right precision, and the
+// mismatched generic form is refused at run time, as documented.
+func TestRealPlanPairs(t *testing.T) {
+	p32, err := NewRealPlan32(testDev, Config{Shape: []int{16}})
+	require.NoError(t, err)
+	require.Equal(t, 9, p32.ComplexLen())
+	require.NoError(t, p32.Close())
+	_, err = NewRealPlan[float32, complex128](testDev, Config{Shape: []int{16}})
+	require.ErrorIs(t, err, ErrPrecision)
+}

@@ -361,6 +361,92 @@ static void test_plan_cache(void)
 	printf("plan cache: acquire (miss, hit, concurrent leases), release, destroy of a lease, limits, clear, stats; bad arguments refused\n");
 }
 
+static void test_streams(void)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+	vkfftgo_plan *p, *q;
+	vkfftgo_stream *s1, *s2, *dead;
+	vkfftgo_host_buffer *in, *mid, *back, *small, *spare;
+	float complex *x, *y, *z, *want;
+	size_t bytes, got_bytes;
+	void *ptr;
+	const int n = 64, batch = 3;
+	desc.rank = 1;
+	desc.shape[0] = n;
+	desc.batch = batch;
+	CHECK(vkfftgo_plan_create(dev, &desc, &p));
+	CHECK(vkfftgo_plan_create(dev, &desc, &q));
+	bytes = (size_t)(n * batch) * sizeof(float complex);
+	CHECK(vkfftgo_stream_create(dev, &s1));
+	CHECK(vkfftgo_stream_create(dev, &s2));
+	CHECK(vkfftgo_host_buffer_create(dev, bytes, &in, &ptr));
+	x = ptr;
+	CHECK(vkfftgo_host_buffer_create(dev, bytes, &mid, NULL));
+	CHECK(vkfftgo_host_buffer_ptr(mid, &ptr, &got_bytes));
+	y = ptr;
+	if (got_bytes != bytes || !y)
+		FAIL("host buffer size %zu, want %zu", got_bytes, bytes);
+	CHECK(vkfftgo_host_buffer_create(dev, bytes, &back, &ptr));
+	z = ptr;
+	want = malloc(bytes);
+	for (int i = 0; i < n * batch; i++)
+		x[i] = (float)test_value((size_t)i) + I * (float)test_value((size_t)(i + 7));
+	CHECK(vkfftgo_execute(p, VKFFTGO_FORWARD, want, bytes, x, bytes)); /* the synchronous answer */
+	/* forward on s1, then its inverse on s2 with the other plan after s1's wait */
+	CHECK(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, mid, in));
+	CHECK(vkfftgo_stream_wait(s1));
+	for (int i = 0; i < n * batch; i++)
+		if (cabsf(y[i] - want[i]) > 1e-4f * (float)n)
+			FAIL("async forward element %d is off", i);
+	CHECK(vkfftgo_execute_async(q, s2, VKFFTGO_INVERSE, back, mid));
+	CHECK(vkfftgo_stream_wait(s2));
+	for (int i = 0; i < n * batch; i++)
+		if (cabsf(z[i] - x[i]) > 1e-5f)
+			FAIL("async round trip element %d is off", i);
+	/* in place, and two streams in flight at once */
+	CHECK(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, back, back));
+	CHECK(vkfftgo_execute_async(q, s2, VKFFTGO_FORWARD, mid, in));
+	CHECK(vkfftgo_stream_wait(s2));
+	CHECK(vkfftgo_stream_wait(s1));
+	for (int i = 0; i < n * batch; i++)
+		if (cabsf(z[i] - want[i]) > 1e-4f * (float)n || cabsf(y[i] - want[i]) > 1e-4f * (float)n)
+			FAIL("concurrent streams: element %d is off", i);
+	/* bad arguments */
+	CHECK(vkfftgo_host_buffer_create(dev, bytes / 2, &small, NULL));
+	EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, small, in), VKFFTGO_ERROR_WRONG_SIZE, "dst");
+	EXPECT_FAIL(vkfftgo_execute_async(p, s1, 0, mid, in), VKFFTGO_ERROR_INVALID_ARGUMENT, "direction");
+	EXPECT_FAIL(vkfftgo_execute_async(p, NULL, VKFFTGO_FORWARD, mid, in), VKFFTGO_ERROR_NULL_POINTER, "stream");
+	EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, NULL, in), VKFFTGO_ERROR_NULL_POINTER, "out");
+	EXPECT_FAIL(vkfftgo_execute_async(NULL, s1, VKFFTGO_FORWARD, mid, in), VKFFTGO_ERROR_NULL_POINTER, "plan");
+	EXPECT_FAIL(vkfftgo_execute_async(p, (vkfftgo_stream *)in, VKFFTGO_FORWARD, mid, in),
+		    VKFFTGO_ERROR_INVALID_HANDLE, "stream");
+	EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, (vkfftgo_host_buffer *)s2, in),
+		    VKFFTGO_ERROR_INVALID_HANDLE, "out");
+	CHECK(vkfftgo_stream_create(dev, &dead));
+	CHECK(vkfftgo_stream_destroy(dead));
+	EXPECT_FAIL(vkfftgo_stream_wait(dead), VKFFTGO_ERROR_INVALID_HANDLE, "stream");
+	EXPECT_FAIL(vkfftgo_stream_destroy(dead), VKFFTGO_ERROR_INVALID_HANDLE, "stream");
+	EXPECT_FAIL(vkfftgo_execute_async(p, dead, VKFFTGO_FORWARD, mid, in), VKFFTGO_ERROR_INVALID_HANDLE, "stream");
+	EXPECT_FAIL(vkfftgo_stream_create(dev, NULL), VKFFTGO_ERROR_NULL_POINTER, "stream output pointer");
+	EXPECT_FAIL(vkfftgo_stream_create(NULL, &dead), VKFFTGO_ERROR_NULL_POINTER, "device handle");
+	EXPECT_FAIL(vkfftgo_host_buffer_create(dev, 0, &spare, NULL), VKFFTGO_ERROR_INVALID_ARGUMENT, "positive");
+	EXPECT_FAIL(vkfftgo_host_buffer_create(dev, 8, NULL, NULL), VKFFTGO_ERROR_NULL_POINTER, "output pointer");
+	EXPECT_FAIL(vkfftgo_host_buffer_ptr(mid, NULL, NULL), VKFFTGO_ERROR_NULL_POINTER, "ptr and bytes");
+	EXPECT_FAIL(vkfftgo_host_buffer_ptr((vkfftgo_host_buffer *)s1, &ptr, NULL), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "host buffer");
+	CHECK(vkfftgo_stream_destroy(NULL));
+	CHECK(vkfftgo_host_buffer_destroy(NULL));
+	CHECK(vkfftgo_host_buffer_destroy(small));
+	EXPECT_FAIL(vkfftgo_host_buffer_destroy(small), VKFFTGO_ERROR_INVALID_HANDLE, "host buffer");
+	CHECK(vkfftgo_stream_destroy(s2));
+	CHECK(vkfftgo_host_buffer_destroy(mid));
+	CHECK(vkfftgo_plan_destroy(q));
+	CHECK(vkfftgo_plan_destroy(p));
+	/* s1, in and back are left for vkfftgo_device_close to free (ASan checks) */
+	free(want);
+	printf("streams: async forward/inverse on pinned host buffers, in place, two streams at once; bad arguments refused\n");
+}
+
 int main(void)
 {
 	test_version();
@@ -368,6 +454,7 @@ int main(void)
 	CHECK(vkfftgo_device_open(0, &dev));
 	test_kernel_cache();
 	test_plan_cache();
+	test_streams();
 	CHECK(vkfftgo_device_close(dev));
 	printf("parity: all passed\n");
 	return 0;

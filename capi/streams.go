@@ -1,0 +1,238 @@
+package main
+
+// Streams, pinned host buffers and asynchronous transforms in the C API: vkfft.Stream,
+// vkfft.HostBuffer[byte] and BytePlan.ForwardAsync/InverseAsync behind handles of kinds
+// VKGC_STREAM and VKGC_HOST_BUFFER. These calls run in Go (an asynchronous call only
+// queues its work); each holds the handles it uses in the C table for its length, as the
+// C per-call path does, so a concurrent destroy waits for it.
+
+/*
+#define VKFFTGO_NO_PROTOTYPES
+#include "vkfftgo.h"
+#include "handles.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/vkfft"
+)
+
+// cobj is a stream or a pinned host buffer made through the C API.
+type cobj struct {
+	dev    *cdev
+	handle uintptr
+	kind   C.uint
+	stream *vkfft.Stream
+	host   *vkfft.HostBuffer[byte]
+}
+
+func (o *cobj) close() error {
+	if o.stream != nil {
+		return o.stream.Close()
+	}
+	return o.host.Close()
+}
+
+// holdObj looks up a handle of kind and holds its slot shared; release lets it go.
+func holdObj(h unsafe.Pointer, kind C.uint, what string) (o *cobj, release func(), err error) {
+	if h == nil {
+		return nil, nil, errNull(what)
+	}
+	tables.mu.RLock()
+	o = tables.objs[uintptr(h)]
+	tables.mu.RUnlock()
+	if o != nil && o.kind == kind {
+		if slot := C.vkgc_acquire(h, kind, 0); slot != nil {
+			return o, func() { C.vkgc_release(slot) }, nil
+		}
+	}
+	return nil, nil, errorf(C.VKFFTGO_ERROR_INVALID_HANDLE,
+		"%s %p is not a live handle of its kind (destroyed, its device closed, or a handle of another kind?)", what, h)
+}
+
+func newObj(d *cdev, o *cobj) (unsafe.Pointer, error) {
+	o.dev = d
+	if err := publish(o.kind, nil, tables.objs, &d.objs, o, &o.handle, func() { o.close() }); err != nil {
+		return nil, err
+	}
+	return handlePtr(o.handle), nil
+}
+
+func destroyObj(fn string, h unsafe.Pointer, kind C.uint, what string) C.vkfftgo_status {
+	if h == nil {
+		return C.VKFFTGO_SUCCESS
+	}
+	o, release, err := holdObj(h, kind, what)
+	if err != nil {
+		return fail(fn, err)
+	}
+	release()
+	o.dev.mu.RLock() // vkfftgo_device_close waits for this destroy
+	defer o.dev.mu.RUnlock()
+	if withdraw(tables.objs, o.handle, func(o *cobj) map[*cobj]struct{} { return o.dev.objs }) == nil {
+		_, _, err := holdObj(h, kind, what) // destroyed (or its device closed) meanwhile
+		return fail(fn, err)
+	}
+	retire(o.handle, kind) // waits for the calls that hold it
+	return ret(fn, o.close())
+}
+
+//export vkfftgo_stream_create
+func vkfftgo_stream_create(dh *C.vkfftgo_device, out **C.vkfftgo_stream) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_stream_create"
+	defer recoverTo(fn, &rc)
+	if out == nil {
+		return fail(fn, errNull("stream output pointer"))
+	}
+	*out = nil
+	d, err := lookupDevice(dh)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if err := d.use(); err != nil {
+		return fail(fn, err)
+	}
+	defer d.mu.RUnlock()
+	s, err := d.d.NewStream()
+	if err != nil {
+		return fail(fn, err)
+	}
+	h, err := newObj(d, &cobj{kind: C.VKGC_STREAM, stream: s})
+	if err != nil {
+		return fail(fn, err)
+	}
+	*out = (*C.vkfftgo_stream)(h)
+	return C.VKFFTGO_SUCCESS
+}
+
+//export vkfftgo_stream_destroy
+func vkfftgo_stream_destroy(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_stream_destroy"
+	defer recoverTo(fn, &rc)
+	return destroyObj(fn, unsafe.Pointer(h), C.VKGC_STREAM, "stream")
+}
+
+//export vkfftgo_stream_wait
+func vkfftgo_stream_wait(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_stream_wait"
+	defer recoverTo(fn, &rc)
+	o, release, err := holdObj(unsafe.Pointer(h), C.VKGC_STREAM, "stream")
+	if err != nil {
+		return fail(fn, err)
+	}
+	defer release()
+	return ret(fn, o.stream.Wait())
+}
+
+//export vkfftgo_host_buffer_create
+func vkfftgo_host_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo_host_buffer,
+	ptr *unsafe.Pointer) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_host_buffer_create"
+	defer recoverTo(fn, &rc)
+	if out == nil {
+		return fail(fn, errNull("host buffer output pointer"))
+	}
+	*out = nil
+	if ptr != nil {
+		*ptr = nil
+	}
+	d, err := lookupDevice(dh)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if bytes == 0 || uint64(bytes) > 1<<62 {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "bytes is %d; want a positive size", uint64(bytes)))
+	}
+	if err := d.use(); err != nil {
+		return fail(fn, err)
+	}
+	defer d.mu.RUnlock()
+	hb, err := vkfft.NewHostBuffer[byte](d.d, int(bytes))
+	if err != nil {
+		return fail(fn, err)
+	}
+	mem := unsafe.Pointer(&hb.Slice()[0])
+	h, err := newObj(d, &cobj{kind: C.VKGC_HOST_BUFFER, host: hb})
+	if err != nil {
+		return fail(fn, err)
+	}
+	*out = (*C.vkfftgo_host_buffer)(h)
+	if ptr != nil {
+		*ptr = mem
+	}
+	return C.VKFFTGO_SUCCESS
+}
+
+//export vkfftgo_host_buffer_destroy
+func vkfftgo_host_buffer_destroy(h *C.vkfftgo_host_buffer) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_host_buffer_destroy"
+	defer recoverTo(fn, &rc)
+	return destroyObj(fn, unsafe.Pointer(h), C.VKGC_HOST_BUFFER, "host buffer")
+}
+
+//export vkfftgo_host_buffer_ptr
+func vkfftgo_host_buffer_ptr(h *C.vkfftgo_host_buffer, ptr *unsafe.Pointer, bytes *C.size_t) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_host_buffer_ptr"
+	defer recoverTo(fn, &rc)
+	o, release, err := holdObj(unsafe.Pointer(h), C.VKGC_HOST_BUFFER, "host buffer")
+	if err != nil {
+		return fail(fn, err)
+	}
+	defer release()
+	if ptr == nil && bytes == nil {
+		return fail(fn, errNull("ptr and bytes"))
+	}
+	s := o.host.Slice()
+	if ptr != nil {
+		*ptr = unsafe.Pointer(&s[0])
+	}
+	if bytes != nil {
+		*bytes = C.size_t(len(s))
+	}
+	return C.VKFFTGO_SUCCESS
+}
+
+//export vkfftgo_execute_async
+func vkfftgo_execute_async(ph *C.vkfftgo_plan, sh *C.vkfftgo_stream, direction C.int, outh, inh *C.vkfftgo_host_buffer) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_execute_async"
+	defer recoverTo(fn, &rc)
+	p, err := lookupPlan(ph)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if direction != C.VKFFTGO_FORWARD && direction != C.VKFFTGO_INVERSE {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
+			"direction is %d; want VKFFTGO_FORWARD (-1) or VKFFTGO_INVERSE (1)", int(direction)))
+	}
+	s, releaseS, err := holdObj(unsafe.Pointer(sh), C.VKGC_STREAM, "stream")
+	if err != nil {
+		return fail(fn, err)
+	}
+	defer releaseS()
+	out, releaseOut, err := holdObj(unsafe.Pointer(outh), C.VKGC_HOST_BUFFER, "out")
+	if err != nil {
+		return fail(fn, err)
+	}
+	defer releaseOut()
+	in := out
+	if inh != outh {
+		var releaseIn func()
+		if in, releaseIn, err = holdObj(unsafe.Pointer(inh), C.VKGC_HOST_BUFFER, "in"); err != nil {
+			return fail(fn, err)
+		}
+		defer releaseIn()
+	}
+	// the plan's slot exclusively, as the C per-call path takes it: one call at a time
+	slot := C.vkgc_acquire(unsafe.Pointer(ph), C.VKGC_PLAN, 1)
+	if slot == nil {
+		_, err := lookupPlan(ph)
+		return fail(fn, err)
+	}
+	defer C.vkgc_release(slot)
+	if direction == C.VKFFTGO_FORWARD {
+		return ret(fn, p.p.ForwardAsync(s.stream, out.host, in.host))
+	}
+	return ret(fn, p.p.InverseAsync(s.stream, out.host, in.host))
+}
