@@ -28,7 +28,7 @@ func ExampleOpenCUDAContext() {
 		log.Fatal(err)
 	}
 	defer p.Close()
-	var dst, src uintptr // CUdeviceptrs of your own, 1024 complex64 each
+	var dst, src uintptr                              // CUdeviceptrs of your own, 1024 complex64 each
 	if err := p.ForwardPtr(dst, src, 0); err != nil { // 0: the device's stream, i.e. yours
 		log.Fatal(err)
 	}
