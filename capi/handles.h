@@ -23,9 +23,9 @@
 #include <stdint.h>
 
 /* VKGC_FUSED: a convolution or spectrometer, whose calls run in Go (obj is NULL);
- * VKGC_STREAM and VKGC_HOST_BUFFER likewise (capi/streams.go) */
+ * VKGC_STREAM, VKGC_HOST_BUFFER and VKGC_PIPELINE likewise (capi/streams.go, pipeline.go) */
 enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_FUSED = 4, VKGC_STREAM = 5,
-		 VKGC_HOST_BUFFER = 6 };
+		 VKGC_HOST_BUFFER = 6, VKGC_PIPELINE = 7 };
 
 typedef struct vkgc_slot {
 	pthread_rwlock_t lock;

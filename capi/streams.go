@@ -26,11 +26,15 @@ type cobj struct {
 	kind   C.uint
 	stream *vkfft.Stream
 	host   *vkfft.HostBuffer[byte]
+	pipe   cpipe // pipeline.go
 }
 
 func (o *cobj) close() error {
-	if o.stream != nil {
+	switch {
+	case o.stream != nil:
 		return o.stream.Close()
+	case o.pipe != nil:
+		return o.pipe.Close()
 	}
 	return o.host.Close()
 }

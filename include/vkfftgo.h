@@ -383,6 +383,27 @@ vkfftgo_status vkfftgo_execute_async(vkfftgo_plan *plan, vkfftgo_stream *stream,
 				     vkfftgo_host_buffer *out, vkfftgo_host_buffer *in);
 #endif
 
+/* ---- pipelines: large host batches with transfers overlapping the computation ----
+ * A pipeline splits a batched complex-to-complex transform (desc.batch a multiple of
+ * chunks, chunks >= 2) into chunks on two streams: while one chunk is transformed the
+ * next is uploaded and the previous downloaded, so a host round trip takes about the
+ * time of its transfers. Host memory from vkfftgo_host_buffer_create (or registered)
+ * goes straight to the device; other memory is staged through the pipeline's own
+ * pinned buffers. */
+typedef struct vkfftgo_pipeline vkfftgo_pipeline;
+#ifndef VKFFTGO_NO_PROTOTYPES
+vkfftgo_status vkfftgo_pipeline_create(vkfftgo_device *device, const vkfftgo_plan_desc *desc, int chunks,
+				       vkfftgo_pipeline **pipeline);
+/* NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_pipeline_destroy(vkfftgo_pipeline *pipeline);
+/* The bytes of in and of out (the whole batch). */
+vkfftgo_status vkfftgo_pipeline_bytes(vkfftgo_pipeline *pipeline, size_t *bytes);
+/* Transforms the whole batch in into out (out may equal in) and returns when out is
+ * complete; both sizes must be vkfftgo_pipeline_bytes'. */
+vkfftgo_status vkfftgo_pipeline_execute(vkfftgo_pipeline *pipeline, int direction, void *out, size_t out_bytes,
+					const void *in, size_t in_bytes);
+#endif
+
 /* ---- the plan cache: plans leased by descriptor ----
  * Each device keeps the plans released to it, keyed by their full description, up to
  * limits (like CuPy's plan cache): vkfftgo_plan_acquire hands out an idle plan of the
