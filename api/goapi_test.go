@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -27,6 +29,9 @@ func loadVkfft(t *testing.T) []string {
 	gobin := os.Getenv("GO")
 	if gobin == "" {
 		gobin = "go"
+		if _, err := exec.LookPath(gobin); err != nil { // make's GO need not be on PATH
+			gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
 	}
 	cmd := exec.Command(gobin, "list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}", vkfftPath)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1", "GOFLAGS=")
