@@ -16,6 +16,7 @@ func TestLeaseHasEveryPlanMethod(t *testing.T) {
 	}{
 		{reflect.TypeFor[*Plan[complex64]](), reflect.TypeFor[PlanLease[complex64]]()},
 		{reflect.TypeFor[*RealPlan[float64, complex128]](), reflect.TypeFor[RealPlanLease[float64, complex128]]()},
+		{reflect.TypeFor[*BytePlan](), reflect.TypeFor[BytePlanLease]()},
 	} {
 		for i := 0; i < tc.plan.NumMethod(); i++ {
 			m := tc.plan.Method(i)
