@@ -15,4 +15,13 @@
 // Concurrency: Devices, Plans and Buffers are safe for concurrent use. Calls on one Plan
 // are serialised by the plan (a VkFFT application is not reentrant); give each goroutine
 // its own Plan to run transforms in parallel.
+//
+// Sharing a GPU context: OpenCUDAContext and OpenCLContext open a Device on a context
+// (and stream or queue) that other code owns; native handles (CUcontext, cl_mem,
+// CUdeviceptr, ...) travel as uintptr in every build, and the calls for a backend the
+// build lacks return an error wrapping ErrUnsupported.
+//
+// Stability: the exported API is listed in api/v1.txt and checked by a test; from v1 it
+// only grows within a major version, and names are removed only after a release in which
+// they are marked Deprecated (doc/API.md lists them).
 package vkfft
