@@ -15,6 +15,7 @@ CFLAGS=${CFLAGS:--O2 -g}
 ver() { sed -n "s/^#define VKFFTGO_LIB_VERSION_$1 \([0-9]*\)$/\1/p" "$root/capi/version.h"; }
 major=$(ver MAJOR) version="$(ver MAJOR).$(ver MINOR).$(ver PATCH)"
 real="libvkfftgo_fftw3.so.$version"
+find "$out/lib" -maxdepth 1 -name 'libvkfftgo_fftw3.so.*.*.*' ! -name "$real" -delete 2>/dev/null || true
 [ -e "$out/lib/libvkfftgo.so" ] && [ -e "$out/include/vkfftgo_config.h" ] ||
   { echo "build-fftw3: $out has no libvkfftgo (run build-lib.sh first)" >&2; exit 1; }
 obj=$(mktemp -d)

@@ -14,6 +14,8 @@ ver() { sed -n "s/^#define VKFFTGO_LIB_VERSION_$1 \([0-9]*\)$/\1/p" "$root/capi/
 major=$(ver MAJOR) version="$(ver MAJOR).$(ver MINOR).$(ver PATCH)"
 real="libvkfftgo.so.$version"
 mkdir -p "$out/lib" "$out/include"
+# another version's library left by an earlier build would be installed beside this one
+find "$out/lib" -maxdepth 1 -name 'libvkfftgo.so.*.*.*' ! -name "$real" -delete
 out=$(cd "$out" && pwd)
 cd "$root"
 # -trimpath keeps build-tree paths out of the library (and, since go1.19, -ldflags and
