@@ -111,7 +111,7 @@ step "registered host memory"
 gcc -std=c99 "${CWARN[@]}" "$here/hostreg.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/hostreg"
 timeout 600 "$tmp/hostreg"
 
-step "C API parity (parity.c): version check, device on the test's own context, kernel cache, plan leases"
+step "C API parity (parity.c): version check, device on the test's own context, kernel cache, plan leases, streams, pipelines"
 # parity.c makes its own OpenCL context (or CUDA context through dlopen'd libcuda)
 parity_libs=(-ldl)
 [ "$backend" = opencl ] && parity_libs+=(-lOpenCL)
