@@ -26,8 +26,14 @@ typedef cl_mem vkg_native_mem;
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 typedef void *vkg_native_mem;
+#elif VKFFT_BACKEND == 0
+#include "vkg_vulkan.h"
+typedef VkBuffer vkg_native_mem;
+/* VkFFT submits its table uploads itself: through the queue's lock (VkQueue is
+ * externally synchronised, and other threads submit to the same queue) */
+#define vkQueueSubmit vkg_vk_queue_submit
 #else
-#error "vkfftgo: unsupported VKFFT_BACKEND (the build tag picks 3 for opencl, 1 for cuda)"
+#error "vkfftgo: unsupported VKFFT_BACKEND (the build tag picks 3 for opencl, 1 for cuda, 0 for vulkan)"
 #endif
 
 /* VkFFT reports problems (and whole kernel sources when a compile fails) with printf.
@@ -58,6 +64,7 @@ static int vkg_capture_printf(const char *fmt, ...)
 #endif
 #include <vkFFT.h>
 #undef printf
+#undef vkQueueSubmit
 
 #define VKG_MIN_VKFFT_VERSION 10304
 
@@ -75,6 +82,8 @@ struct vkg_plan {
 	 * (CUDA: config.stream, fixed per application in 1.3.4, so it points here) */
 #if VKFFT_BACKEND == 1
 	cudaStream_t launch_queue;
+#elif VKFFT_BACKEND == 0
+	struct vkg_vk_plan *vk; /* recorded command buffers (vkg_core_vulkan.h) */
 #else
 	cl_command_queue launch_queue;
 #endif
@@ -119,6 +128,10 @@ static vkg_native_mem native_mem(vkg_mem m)
 {
 	return (vkg_native_mem)(uintptr_t)m;
 }
+
+#if VKFFT_BACKEND == 0
+#include "vkg_core_vulkan.h"
+#endif
 
 int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, vkg_status *st)
 {
@@ -202,6 +215,10 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	plan->launch_queue = *(cudaStream_t *)plan->native.queue;
 	c.stream = &plan->launch_queue;
 	c.num_streams = 1;
+#elif VKFFT_BACKEND == 0
+	rc = vk_plan_setup(plan, &c, st);
+	if (rc)
+		goto fail_app;
 #endif
 	if (p->load_blob) {
 		c.loadApplicationFromString = 1;
@@ -239,6 +256,9 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	return VKG_OK;
 
 fail_app:
+#if VKFFT_BACKEND == 0
+	vk_plan_free(plan);
+#endif
 	free(plan->app);
 	free(plan);
 	return rc;
@@ -266,9 +286,15 @@ void vkg_plan_destroy(vkg_plan *plan)
 		return;
 	/* deleteVkFFT frees device memory, which on CUDA needs the context current */
 	int entered = vkg_ctx_enter(plan->dev, &st) == VKG_OK;
+#if VKFFT_BACKEND == 0
+	vk_plan_quiesce(plan); /* deleteVkFFT destroys pipelines and buffers the queue may use */
+#endif
 	deleteVkFFT(plan->app);
 	if (entered)
 		vkg_ctx_leave(plan->dev);
+#if VKFFT_BACKEND == 0
+	vk_plan_free(plan);
+#endif
 	free(plan->app);
 	free(plan);
 }
@@ -276,6 +302,9 @@ void vkg_plan_destroy(vkg_plan *plan)
 static int run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, uint64_t queue,
 		  double scale, vkg_status *st)
 {
+#if VKFFT_BACKEND == 0
+	return vk_run_on(plan, inverse, buffer, real_buffer, queue, scale, st);
+#else
 	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
 	VkFFTResult r;
 	int is_r2c = plan->params.kind == VKG_R2C;
@@ -311,6 +340,7 @@ static int run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buff
 		return vkg_mem_scale_on(plan->dev, queue, out, n, plan->params.double_precision, scale, st);
 	}
 	return VKG_OK;
+#endif
 }
 
 int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, double scale,
@@ -353,9 +383,15 @@ int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes
 	rc = vkg_ctx_enter(plan->dev, st);
 	if (rc)
 		return rc;
+#if VKFFT_BACKEND == 0
+	vkg_vk_queue_hold(plan->dev, 0, 1); /* upload, transform, download: one submission */
+#endif
 	rc = vkg_mem_write(plan->dev, in, 0, src, src_bytes, st);
 	if (rc == VKG_OK)
 		rc = vkg_plan_run(plan, inverse, 0, 0, scale, st);
+#if VKFFT_BACKEND == 0
+	vkg_vk_queue_hold(plan->dev, 0, 0);
+#endif
 	if (rc == VKG_OK)
 		rc = vkg_mem_read(plan->dev, dst, out, 0, dst_bytes, st);
 	else
