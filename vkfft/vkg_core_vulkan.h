@@ -29,6 +29,7 @@ typedef struct vkg_vk_plan {
 	VkBuffer sec_buf[2], sec_real[2];
 	double sec_scale[2];
 	vkg_vk_use last; /* where and when the plan last ran */
+	uint64_t recordings; /* how often a direction was recorded (tests: once per direction) */
 } vkg_vk_plan;
 
 /* Fills the Vulkan part of VkFFT's configuration and makes the plan's pool and fence. */
@@ -163,6 +164,7 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 	if (res != VK_SUCCESS)
 		return vkg_vk_fail(st, res, "vkEndCommandBuffer");
 	vk->sec_valid[d] = 1;
+	vk->recordings++;
 	vk->sec_buf[d] = b;
 	vk->sec_real[d] = r;
 	vk->sec_scale[d] = scale;
@@ -193,3 +195,5 @@ static int vk_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_b
 	vkg_vk_use_set(plan->dev, &vk->last, queue, ticket);
 	return rc;
 }
+
+uint64_t vkg_vk_plan_recordings(vkg_plan *plan) { return plan->vk ? plan->vk->recordings : 0; }

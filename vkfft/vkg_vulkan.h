@@ -79,5 +79,7 @@ uint64_t vkg_vk_queue_native(vkg_device *dev, uint64_t queue);
 /* Number of device-local VkDeviceMemory objects the backend holds for vkg_mem buffers
  * (the leak tests' count of live allocations as the backend sees them). */
 int64_t vkg_vk_live_buffers(vkg_device *dev);
+/* How often the plan recorded a direction into its command buffers (vkg_core.c). */
+uint64_t vkg_vk_plan_recordings(vkg_plan *plan);
 
 #endif

@@ -1,0 +1,176 @@
+//go:build cgo && vulkan && !opencl && !cuda
+
+package vkfft
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestVulkanRecordsOncePerDirection: a plan records each direction into its command
+// buffers once and resubmits it; other buffers (or going back) re-record, and every
+// result is right — also when the switch comes with transforms still queued, which must
+// finish before VkFFT rewrites the descriptor sets they use.
+func TestVulkanRecordsOncePerDirection(t *testing.T) {
+	for _, norm := range []Norm{NormBackward, NormOrtho} {
+		t.Run(norm.String(), func(t *testing.T) {
+			cfg := Config{Shape: []int{32, 48}, Batch: 2, Norm: norm}
+			p, err := NewPlan[complex64](testDev, cfg)
+			require.NoError(t, err)
+			defer p.Close()
+			rng := rand.New(rand.NewPCG(3, 4))
+			x, _ := randomComplex[complex64](rng, p.Len())
+			y, _ := randomComplex[complex64](rng, p.Len())
+			wantX := make([]complex64, p.Len())
+			wantY := make([]complex64, p.Len())
+			require.NoError(t, p.Forward(wantX, x)) // records forward on the plan's own buffers
+			require.NoError(t, p.Forward(wantY, y))
+			require.Equal(t, uint64(1), vulkanRecordings(p.p))
+
+			a, err := NewBuffer[complex64](testDev, p.Len())
+			require.NoError(t, err)
+			defer a.Close()
+			b, err := NewBuffer[complex64](testDev, p.Len())
+			require.NoError(t, err)
+			defer b.Close()
+			require.NoError(t, a.Upload(x))
+			require.NoError(t, b.Upload(y))
+			const rounds = 20
+			for i := 0; i < rounds; i++ { // queued, never waited for
+				require.NoError(t, p.ForwardBuffer(a, a))
+				require.NoError(t, p.InverseBuffer(a, a))
+			}
+			// two directions recorded once more, on a
+			require.Equal(t, uint64(3), vulkanRecordings(p.p))
+			require.NoError(t, p.ForwardBuffer(b, b)) // switch while a's work is queued
+			got := make([]complex64, p.Len())
+			require.NoError(t, b.Download(got))
+			require.Less(t, relErr(got, widen(wantY)), 1e-6, "forward on the second buffer")
+			require.NoError(t, a.Download(got))
+			require.Less(t, relErr(got, widen(x)), 1e-5, "%d round trips on the first buffer", rounds)
+			require.Equal(t, uint64(4), vulkanRecordings(p.p))
+
+			// alternating buffers re-records every time, and stays right
+			require.NoError(t, a.Upload(x))
+			for i := 0; i < 3; i++ {
+				require.NoError(t, p.ForwardBuffer(a, a))
+				require.NoError(t, p.InverseBuffer(a, a))
+				require.NoError(t, p.InverseBuffer(b, b))
+				require.NoError(t, p.ForwardBuffer(b, b))
+			}
+			require.NoError(t, a.Download(got))
+			require.Less(t, relErr(got, widen(x)), 1e-5)
+			require.NoError(t, b.Download(got))
+			require.Less(t, relErr(got, widen(wantY)), 1e-5)
+		})
+	}
+}
+
+func widen[T Complex](x []T) []complex128 {
+	out := make([]complex128, len(x))
+	for i, v := range x {
+		out[i] = complex128(v)
+	}
+	return out
+}
+
+// TestVulkanNativeHandles: the device's Vulkan objects are exposed, a Buffer's Native is
+// its VkBuffer, and transforms on VkBuffers given as native handles are right.
+func TestVulkanNativeHandles(t *testing.T) {
+	h := testDev.VulkanHandles()
+	require.NotZero(t, h.Instance)
+	require.NotZero(t, h.PhysicalDevice)
+	require.NotZero(t, h.Device)
+	require.NotZero(t, h.Queue)
+	require.Equal(t, h.Queue, testDev.NativeQueue())
+	s, err := testDev.NewStream()
+	require.NoError(t, err)
+	require.NotZero(t, s.VulkanQueue())
+	require.NoError(t, s.Close())
+	require.Zero(t, s.VulkanQueue())
+
+	p := sharedPlan[complex64](t, Config{Shape: []int{64}})
+	rng := rand.New(rand.NewPCG(5, 6))
+	x, ref := randomComplex[complex64](rng, p.Len())
+	in, err := NewBuffer[complex64](testDev, p.Len())
+	require.NoError(t, err)
+	defer in.Close()
+	out, err := NewBuffer[complex64](testDev, p.Len())
+	require.NoError(t, err)
+	defer out.Close()
+	require.NotZero(t, in.Native())
+	require.NotEqual(t, in.Native(), out.Native())
+	require.NoError(t, in.Upload(x))
+	require.NoError(t, p.ForwardNative(out.Native(), in.Native()))
+	got := make([]complex64, p.Len())
+	require.NoError(t, out.Download(got))
+	require.Less(t, relErr(got, refFFT(ref, []int{64}, 1, false)), tolSingle)
+	require.ErrorIs(t, p.ForwardNative(0, in.Native()), ErrNilBuffer)
+}
+
+// TestVulkanPlanChurnDoesNotLeak: many round trips and plan/buffer create/close cycles
+// leave the backend's device allocations, the process's RSS and (where the driver reports
+// it, VK_EXT_memory_budget) free device memory where they were. VKFFTGO_LEAK_ROUNDS sets
+// the number of round trips (default 200); a plan is made and closed every 50.
+func TestVulkanPlanChurnDoesNotLeak(t *testing.T) {
+	rounds := leakRounds()
+	d, err := Open(0)
+	require.NoError(t, err)
+	defer d.Close()
+	p, err := NewPlan[complex64](d, Config{Shape: []int{32, 32, 32}})
+	require.NoError(t, err)
+	defer p.Close()
+	rng := rand.New(rand.NewPCG(7, 8))
+	x, _ := randomComplex[complex64](rng, p.Len())
+	y := make([]complex64, len(x))
+	churn := func() {
+		q, err := NewPlan[complex64](d, Config{Shape: []int{16, 16, 16}, Norm: NormOrtho})
+		require.NoError(t, err)
+		b, err := NewBuffer[complex64](d, q.Len())
+		require.NoError(t, err)
+		require.NoError(t, q.ForwardBuffer(b, b))
+		require.NoError(t, b.Close())
+		require.NoError(t, q.Close())
+	}
+	round := func(i int) {
+		require.NoError(t, p.Forward(y, x))
+		require.NoError(t, p.Inverse(y, y))
+		if i%50 == 0 {
+			churn()
+		}
+	}
+	for i := 1; i <= 60; i++ { // warm-up, with a churn in it
+		round(i)
+	}
+	require.NoError(t, d.Sync())
+	live0 := vulkanLiveBuffers(d)
+	stats0 := d.MemStats()
+	free0, hasFree := deviceFreeMemory(d)
+	rss0 := rssBytes(t)
+	for i := 1; i <= rounds; i++ {
+		round(i)
+	}
+	require.NoError(t, d.Sync())
+	require.Less(t, relErr(y, widen(x)), 1e-5)
+	live1 := vulkanLiveBuffers(d)
+	growth := rssBytes(t) - rss0
+	t.Logf("%d round trips + %d plan create/close: backend buffers %d -> %d, live allocations %d -> %d, RSS growth %d KiB",
+		rounds, rounds/50, live0, live1, stats0.LiveAllocations, d.MemStats().LiveAllocations, growth>>10)
+	require.Equal(t, live0, live1, "device-local buffers held by the backend")
+	require.Equal(t, stats0.LiveAllocations, d.MemStats().LiveAllocations)
+	require.Less(t, growth, int64(16<<20), "RSS grew by %d bytes", growth)
+	if hasFree {
+		free1, _ := deviceFreeMemory(d)
+		drift := int64(free0) - int64(free1)
+		t.Logf("VK_EXT_memory_budget free %d -> %d bytes (drift %d)", free0, free1, drift)
+		require.LessOrEqual(t, abs64(drift), int64(1<<20), "free device memory moved by %d bytes", drift)
+	} else {
+		t.Log("the driver reports no free device memory (no VK_EXT_memory_budget): checked allocations and RSS only")
+	}
+	// closing everything returns every device-local buffer
+	require.NoError(t, p.Close())
+	d.AllocCache().Trim()
+	require.Equal(t, int64(0), vulkanLiveBuffers(d))
+}
