@@ -325,9 +325,14 @@ static void fill_info(VkPhysicalDevice pd, vkg_device_info *info, uint64_t *stor
 	uuid_string(drv_uuid, sizeof drv_uuid, ids.driverUUID);
 	snprintf(info->name, sizeof info->name, "%s", p->deviceName);
 	snprintf(info->vendor, sizeof info->vendor, "%s", vendor_name(p->vendorID));
-	snprintf(info->driver, sizeof info->driver, "%s %s (%u.%u.%u, driver %s)", drv.driverName, drv.driverInfo,
-		 VK_API_VERSION_MAJOR(p->driverVersion), VK_API_VERSION_MINOR(p->driverVersion),
-		 VK_API_VERSION_PATCH(p->driverVersion), drv_uuid);
+	if (p->vendorID == 0x10de) /* NVIDIA packs its version as 10.8.8.6 bits */
+		snprintf(info->driver, sizeof info->driver, "%.32s %.40s (%u.%u.%u, driver %s)", drv.driverName,
+			 drv.driverInfo, p->driverVersion >> 22, (p->driverVersion >> 14) & 0xff,
+			 (p->driverVersion >> 6) & 0xff, drv_uuid);
+	else
+		snprintf(info->driver, sizeof info->driver, "%.32s %.40s (%u.%u.%u, driver %s)", drv.driverName,
+			 drv.driverInfo, VK_API_VERSION_MAJOR(p->driverVersion), VK_API_VERSION_MINOR(p->driverVersion),
+			 VK_API_VERSION_PATCH(p->driverVersion), drv_uuid);
 	snprintf(info->platform, sizeof info->platform, "Vulkan %u.%u.%u (device %s)",
 		 VK_API_VERSION_MAJOR(p->apiVersion), VK_API_VERSION_MINOR(p->apiVersion),
 		 VK_API_VERSION_PATCH(p->apiVersion), dev_uuid);

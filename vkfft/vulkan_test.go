@@ -160,7 +160,10 @@ func TestVulkanPlanChurnDoesNotLeak(t *testing.T) {
 		rounds, rounds/50, live0, live1, stats0.LiveAllocations, d.MemStats().LiveAllocations, growth>>10)
 	require.Equal(t, live0, live1, "device-local buffers held by the backend")
 	require.Equal(t, stats0.LiveAllocations, d.MemStats().LiveAllocations)
-	require.Less(t, growth, int64(16<<20), "RSS grew by %d bytes", growth)
+	// VkFFT 1.3.4's code generator leaks ~35 KB per plan creation (tests/asan/lsan.supp):
+	// allow that for the plans made, nothing per transform
+	churns := int64(rounds / 50)
+	require.Less(t, growth, int64(8<<20)+churns*(64<<10), "RSS grew by %d bytes over %d plan creations", growth, churns)
 	if hasFree {
 		free1, _ := deviceFreeMemory(d)
 		drift := int64(free0) - int64(free1)
@@ -173,4 +176,24 @@ func TestVulkanPlanChurnDoesNotLeak(t *testing.T) {
 	require.NoError(t, p.Close())
 	d.AllocCache().Trim()
 	require.Equal(t, int64(0), vulkanLiveBuffers(d))
+}
+
+// TestVulkanDeviceInfo lists the Vulkan devices (the GPU step's presence probe prints it)
+// and checks what the kernel cache keys on: the driver's and the device's UUIDs.
+func TestVulkanDeviceInfo(t *testing.T) {
+	devs, err := Devices()
+	require.NoError(t, err)
+	require.NotEmpty(t, devs)
+	for _, d := range devs {
+		t.Logf("device %d: %s | vendor %s (%#x) | driver %s | %s | %d MiB, largest buffer %d MiB, fp64 %v, host memory %v",
+			d.Index, d.Name, d.Vendor, d.VendorID, d.Driver, d.Platform, d.GlobalMemory>>20, d.MaxAllocation>>20,
+			d.DoublePrecision, d.HostMemory)
+		require.Equal(t, Vulkan, d.Backend)
+		require.NotEmpty(t, d.Name)
+		require.Regexp(t, `driver [0-9a-f]{8}-[0-9a-f]{4}-`, d.Driver)
+		require.Regexp(t, `^Vulkan 1\.[2-9][0-9.]* \(device [0-9a-f]{8}-[0-9a-f]{4}-`, d.Platform)
+		require.NotZero(t, d.MaxAllocation)
+	}
+	require.Equal(t, "vulkan", CurrentBackend().String())
+	require.Contains(t, kcacheBackendTag(), "glslang ")
 }

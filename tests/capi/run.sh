@@ -9,6 +9,9 @@ MAKE=${MAKE:-make}
 tmp=$(mktemp -d /tmp/vkfftgo-capi.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 CWARN=(-Wall -Wextra -Werror -pedantic)
+# the library's backend, from its generated config header (opencl, cuda or vulkan)
+backend=$(sed -n 's/^#define VKFFTGO_BACKEND_NAME "\(.*\)"$/\1/p' "$build/include/vkfftgo_config.h")
+num=$(sed -n 's/^#define VKFFTGO_BACKEND \([0-9]*\)$/\1/p' "$build/include/vkfftgo_config.h")
 step() { printf '== %s\n' "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -29,7 +32,7 @@ echo "   $(nm -D --defined-only "$lib" | grep -c ' vkfftgo_') symbols, SONAME li
 step "backend guard at compile time: another VKFFT_BACKEND is an #error naming both"
 printf '#define VKFFT_BACKEND 1\n#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' >"$tmp/wrong.c"
 if gcc -std=c99 -I"$build/include" -c "$tmp/wrong.c" -o "$tmp/wrong.o" 2>"$tmp/err"; then die "VKFFT_BACKEND=1 compiled"; fi
-grep -q 'error: .*VKFFT_BACKEND is 1 (cuda) here, but the installed libvkfftgo was built for VKFFT_BACKEND=3 (opencl)' "$tmp/err" ||
+grep -q "error: .*VKFFT_BACKEND is 1 (cuda) here, but the installed libvkfftgo was built for VKFFT_BACKEND=$num ($backend)" "$tmp/err" ||
   { cat "$tmp/err"; die "the #error does not name both backends"; }
 sed -n 's/.*#error "\(.*\)"/   \1/p' "$tmp/err" | head -1
 printf '#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' >"$tmp/wrong2.c"
@@ -43,15 +46,15 @@ mkdir -p "$tmp/cudacfg/include"
 "$root/scripts/vkfftgo-gen.sh" cuda "$tmp/cudacfg"
 cp "$root/include/vkfftgo.h" "$tmp/cudacfg/include/"
 gcc -c -I"$tmp/cudacfg/include" "$tmp/wrong2.c" -o "$tmp/cuda.o"
-if gcc "$tmp/cuda.o" -L"$build/lib" -lvkfftgo -o "$tmp/cuda.out" 2>"$tmp/err"; then die "cuda object linked with the opencl library"; fi
+if gcc "$tmp/cuda.o" -L"$build/lib" -lvkfftgo -o "$tmp/cuda.out" 2>"$tmp/err"; then die "cuda object linked with the $backend library"; fi
 grep -q "undefined reference to .vkfftgo_library_backend_is_cuda'" "$tmp/err" || { cat "$tmp/err"; die "link error does not name the backend"; }
 sed -n 's/.*\(undefined reference to .*\)/   \1/p' "$tmp/err" | head -1
 gcc -c -I"$build/include" "$tmp/wrong2.c" -o "$tmp/ocl.o"
-gcc "$tmp/ocl.o" -L"$build/lib" -lvkfftgo -o "$tmp/ocl.out" || die "control: opencl object did not link"
+gcc "$tmp/ocl.o" -L"$build/lib" -lvkfftgo -o "$tmp/ocl.out" || die "control: $backend object did not link"
 
 step "make install into a DESTDIR, then move the whole tree elsewhere"
 stage="$tmp/stage" prefix=/opt/vkfftgo
-"$MAKE" -s -C "$root" install BUILD="$build" PREFIX="$prefix" DESTDIR="$stage" >/dev/null
+"$MAKE" -s -C "$root" install BACKEND="$backend" BUILD="$build" PREFIX="$prefix" DESTDIR="$stage" >/dev/null
 mkdir -p "$tmp/moved/else/where"
 mv "$stage$prefix" "$tmp/moved/else/where/vkfftgo"
 rm -rf "$stage"
@@ -66,7 +69,12 @@ export PKG_CONFIG_PATH="$inst/lib/pkgconfig"
 echo "   cc c_consumer.c \$(pkg-config --cflags --libs vkfftgo) -lm  # $(pkg-config --cflags --libs vkfftgo)"
 gcc -std=c99 "${CWARN[@]}" "$here/c_consumer.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/c_consumer"
 "$tmp/c_consumer"
-[ "$(pkg-config --variable=vkfft_backend vkfftgo)" = 3 ] || die "vkfftgo.pc backend"
+[ "$(pkg-config --variable=vkfft_backend vkfftgo)" = "$num" ] || die "vkfftgo.pc backend"
+if [ "$backend" = vulkan ]; then
+  step "Vulkan interop: the caller's own VkBuffer on the library's VkDevice"
+  gcc -std=c99 "${CWARN[@]}" "$here/vk_interop.c" $(pkg-config --cflags --libs vkfftgo) -lvulkan -lm -o "$tmp/vk_interop"
+  "$tmp/vk_interop"
+fi
 
 step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
@@ -81,8 +89,9 @@ cmake --build "$tmp/cxx" -j2 >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; d
 "$tmp/cxx/signal_host"
 "$tmp/cxx/itk_pattern"
 
+if [ "${VKFFTGO_CAPI_TOPLEVEL_CMAKE:-1}" = 1 ]; then
 step "top-level CMakeLists.txt: configure, build, install gives the same tree"
-cmake -S "$root" -B "$tmp/cmb" -DVKFFTGO_BACKEND=opencl >/dev/null
+cmake -S "$root" -B "$tmp/cmb" -DVKFFTGO_BACKEND="$backend" >/dev/null
 cmake --build "$tmp/cmb" >/dev/null
 cmake --install "$tmp/cmb" --prefix "$tmp/cmi" >/dev/null
 diff <(cd "$tmp/cmi" && find . -printf '%y %p %l\n' | sort) <(cd "$inst" && find . -printf '%y %p %l\n' | sort) ||
@@ -91,5 +100,8 @@ for f in include/vkfftgo_config.h lib/pkgconfig/vkfftgo.pc lib/cmake/VkFFTGo/VkF
   cmp -s "$tmp/cmi/$f" "$inst/$f" || die "$f differs between cmake and make"
 done
 echo "   identical file tree and config files"
+else
+step "top-level CMakeLists.txt: skipped (VKFFTGO_CAPI_TOPLEVEL_CMAKE=0: it runs the same build-lib.sh as make lib)"
+fi
 
 echo "capi tests: all passed"
