@@ -2,6 +2,7 @@
 # with cold plans and then plans from the disk cache (fresh processes), the same figures
 # from the CUDA backend and cuFFT of this call side by side, the vulkan-tagged tests and
 # the leak test at 10,000 round trips. Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
+# VULKAN_BENCH_ONLY=NAME limits the benchmarks to shapes whose name contains NAME.
 vulkan_step() {
 	local V=$B/vulkan VK=$W/vk f j
 	if [ ! -f "$V/vkfft-vulkan.test.gz" ]; then
@@ -47,11 +48,12 @@ vulkan_step() {
 	grep -h 'device 0:' "$OUT/vulkan-probe.log"
 
 	# Plans: cold into an empty kernel cache, then from it in a second process.
-	VKFFTGO_CACHE_DIR=$W/vk-kcache step vulkan-bench-cold 600 "$VK/bench-vulkan" -lut=false
-	VKFFTGO_CACHE_DIR=$W/vk-kcache step vulkan-bench-disk 300 "$VK/bench-vulkan" -lut=false -alloc=false
+	local only=${VULKAN_BENCH_ONLY:+-only=$VULKAN_BENCH_ONLY}
+	VKFFTGO_CACHE_DIR=$W/vk-kcache step vulkan-bench-cold 600 "$VK/bench-vulkan" -lut=false $only
+	VKFFTGO_CACHE_DIR=$W/vk-kcache step vulkan-bench-disk 300 "$VK/bench-vulkan" -lut=false -alloc=false $only
 	# the CUDA backend's figures of this call (the bench step's, or our own run)
 	if ! grep -q '^binding 256\^3 ' "$OUT/bench.log" 2>/dev/null; then
-		VKFFTGO_CACHE_DIR=$W/vk-cuda-kcache step vulkan-cuda-bench 600 "$B/bench" -lut=false -alloc=false
+		VKFFTGO_CACHE_DIR=$W/vk-cuda-kcache step vulkan-cuda-bench 600 "$B/bench" -lut=false -alloc=false $only
 		cp "$OUT/vulkan-cuda-bench.log" "$W/cuda-bench.log"
 	else
 		cp "$OUT/bench.log" "$W/cuda-bench.log"
@@ -71,7 +73,15 @@ vulkan_step() {
 		-test.run 'TestRepeatedTransformsDoNotLeak|TestVulkanPlanChurnDoesNotLeak'
 	grep -hE '^(--- FAIL|FAIL|ok|PASS)' "$OUT/vulkan-tests.log" | tail -n 20
 	grep -hE 'round trips|memory_budget|drift' "$OUT/vulkan-leak.log"
-	res[vulkan]="ok (see vulkan-*)"
+	local k bad=
+	for k in "${!res[@]}"; do
+		case $k in vulkan-*) [[ ${res[$k]} == rc=0* ]] || bad="$bad $k" ;; esac
+	done
+	if [ -n "$bad" ]; then
+		res[vulkan]="rc=1 failed:$bad"
+		return 1
+	fi
+	res[vulkan]="rc=0 (see vulkan-*)"
 }
 
 # vulkan_table prints fwd+inv per shape (device-resident), cold plan and plan from disk,
