@@ -26,11 +26,11 @@ vulkan_step() {
 	fi
 	ldconfig -p | grep -E 'libvulkan\.so\.1 |libGLX\.so\.0 |libGLdispatch' | sed 's/^/vulkan: /'
 
-	# Device presence: the test binary opens device 0 before any test. No device: point
-	# the loader at NVIDIA's ICD manifest and try again.
+	# Device presence: the test binary opens device 0 before any test. No device, or not
+	# the NVIDIA GPU (llvmpipe listed first, say): point the loader at NVIDIA's ICD manifest.
 	vulkan_probe() { "$VK/vkfft-vulkan.test" -test.run '^TestVulkanDeviceInfo$' -test.v >"$OUT/vulkan-probe.log" 2>&1; }
-	if ! vulkan_probe; then
-		echo "vulkan: no device with the default loader search:"; tail -n 3 "$OUT/vulkan-probe.log"
+	if ! vulkan_probe || { [ -e /dev/nvidia0 ] && ! grep -q 'device 0: .*NVIDIA' "$OUT/vulkan-probe.log"; }; then
+		echo "vulkan: no NVIDIA device 0 with the default loader search:"; tail -n 3 "$OUT/vulkan-probe.log"
 		for j in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
 			/etc/vulkan/icd.d/nvidia_icd.json /usr/local/nvidia/etc/vulkan/icd.d/nvidia_icd.json; do
 			if [ -f "$j" ]; then export VK_DRIVER_FILES=$j; break; fi
