@@ -4,7 +4,8 @@
 #   make lib BACKEND=vulkan     libvkfftgo.so of the vulkan backend
 #   make test-vulkan            (part of make test) the vkfft tests under -tags vulkan on llvmpipe,
 #                               then the C API's tests against a vulkan libvkfftgo
-# The vulkan tests are the package's full test run once, on llvmpipe. Not repeated for
+# The vulkan tests are the package's full test run once, on llvmpipe, under Khronos'
+# validation layer (VKFFTGO_VULKAN_VALIDATE=1: the first API misuse aborts). Not repeated for
 # vulkan: -race, cgocheck2 and AddressSanitizer (the Go layer they check is the same for
 # every backend and runs under them on PoCL), and the top-level CMakeLists.txt build of the
 # C API (the same build-lib.sh as make lib, checked for opencl).
@@ -25,11 +26,11 @@ test-vulkan-go: setup setup-vulkan
 	  if $(GO) build -tags $$t ./vkfft/ >$(BUILD)/tags-conflict.log 2>&1; then echo "-tags $$t compiled" >&2; exit 1; fi; \
 	  grep -q "build tags $${t%,*} and $${t#*,} both given" $(BUILD)/tags-conflict.log || { cat $(BUILD)/tags-conflict.log; exit 1; }; \
 	done; echo "two backend tags: compile errors naming both (vulkan+cuda, vulkan+opencl)"
-	$(GO) test -tags vulkan -count=1 -timeout 20m ./vkfft/
+	VKFFTGO_VULKAN_VALIDATE=1 $(GO) test -tags vulkan -count=1 -timeout 20m ./vkfft/
 
 test-vulkan-capi: setup setup-vulkan
 	@$(MAKE) --no-print-directory lib BACKEND=vulkan BUILD=$(VULKAN_BUILD)
-	VKFFTGO_CAPI_TOPLEVEL_CMAKE=0 GO="$(GO)" MAKE="$(MAKE)" tests/capi/run.sh $(VULKAN_BUILD)
+	VKFFTGO_VULKAN_VALIDATE=1 VKFFTGO_CAPI_TOPLEVEL_CMAKE=0 GO="$(GO)" MAKE="$(MAKE)" tests/capi/run.sh $(VULKAN_BUILD)
 
 test-vulkan: test-vulkan-go test-vulkan-capi ## the vulkan backend's tests on llvmpipe (part of make test)
 

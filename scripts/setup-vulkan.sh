@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the vulkan backend needs on Debian/Ubuntu, idempotently: Mesa's Vulkan
 # drivers (llvmpipe, the CPU device CI tests on), the Vulkan loader and headers, glslang
-# (VkFFT's GLSL -> SPIR-V compiler, linked statically) and vulkaninfo.
+# (VkFFT's GLSL -> SPIR-V compiler, linked statically), vulkaninfo and Khronos' validation
+# layer (make test-vulkan runs the tests under it).
 set -euo pipefail
-pkgs=(mesa-vulkan-drivers libvulkan-dev glslang-dev spirv-tools vulkan-tools)
+pkgs=(mesa-vulkan-drivers libvulkan-dev glslang-dev spirv-tools vulkan-tools vulkan-validationlayers)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -90,6 +90,7 @@ struct vkg_vk_queue {
 	int vq;   /* index into dev->vq */
 	int refs; /* the owner, events and plan uses (atomic) */
 	int dead; /* its owner destroyed it: its work is done */
+	vkg_vk_queue *next_live; /* the device's list of queues not yet destroyed (dev->mu) */
 	pthread_mutex_t mu;
 	VkCommandPool pool;
 	VkSemaphore timeline;
@@ -120,7 +121,8 @@ struct vkg_device {
 	int has_budget;
 	vkg_vk_queue *own;
 
-	pthread_mutex_t mu; /* buffer table, pinned ranges, stream queue assignment */
+	pthread_mutex_t mu; /* buffer table, pinned ranges, queue list and assignment */
+	vkg_vk_queue *live; /* queues not yet destroyed */
 	mem_node *mem[VKG_VK_MEM_BUCKETS];
 	int64_t live_buffers;
 	pinned_range *pins;
@@ -171,6 +173,43 @@ int vkg_vk_fail(vkg_status *st, VkResult r, const char *what)
 
 /* ---- instance and device discovery ---- */
 
+/* VKFFTGO_VULKAN_VALIDATE=1 runs under Khronos' validation layer and aborts at the first
+ * error it reports (make test-vulkan does, for the queue and memory tests): a misuse of
+ * the API becomes a failed test instead of undefined behaviour. */
+static VkDebugUtilsMessengerEXT validation_messenger;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL validation_error(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+						     VkDebugUtilsMessageTypeFlagsEXT type,
+						     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+	(void)type;
+	(void)user;
+	if (!(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT))
+		return VK_FALSE;
+	/* VkFFT 1.3.4 writes null buffers into some descriptor sets at creation; the first
+	 * recording rewrites them (vkg_core_vulkan.h), which a later error would show */
+	if (data->pMessageIdName && strstr(data->pMessageIdName, "VUID-VkDescriptorBufferInfo-buffer-02998"))
+		return VK_FALSE;
+	fprintf(stderr, "vkfftgo: Vulkan validation error: %s\n", data->pMessage);
+	abort();
+}
+
+static int has_layer(const char *name)
+{
+	uint32_t n = 0, i;
+	VkLayerProperties *l;
+	int found = 0;
+	vkEnumerateInstanceLayerProperties(&n, NULL);
+	l = calloc(n ? n : 1, sizeof *l);
+	if (!l)
+		return 0;
+	vkEnumerateInstanceLayerProperties(&n, l);
+	for (i = 0; i < n && !found; i++)
+		found = strcmp(l[i].layerName, name) == 0;
+	free(l);
+	return found;
+}
+
 static void make_instance(void)
 {
 	uint32_t api = VK_API_VERSION_1_0;
@@ -178,6 +217,10 @@ static void make_instance(void)
 		(PFN_vkEnumerateInstanceVersion)vkGetInstanceProcAddr(NULL, "vkEnumerateInstanceVersion");
 	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO};
 	VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	VkDebugUtilsMessengerCreateInfoEXT mci = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+	const char *layer = "VK_LAYER_KHRONOS_validation", *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	const char *v = getenv("VKFFTGO_VULKAN_VALIDATE");
+	int validate = v && *v && strcmp(v, "0") != 0;
 	if (enum_version)
 		enum_version(&api);
 	if (api < VK_API_VERSION_1_2) {
@@ -188,7 +231,29 @@ static void make_instance(void)
 	app.pEngineName = "VkFFT";
 	app.apiVersion = VK_API_VERSION_1_2;
 	ci.pApplicationInfo = &app;
+	if (validate) {
+		if (!has_layer(layer)) {
+			fprintf(stderr, "vkfftgo: VKFFTGO_VULKAN_VALIDATE is set but %s is not installed "
+					"(Debian: vulkan-validationlayers)\n", layer);
+			abort();
+		}
+		mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+		mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+		mci.pfnUserCallback = validation_error;
+		ci.pNext = &mci; /* also covers vkCreateInstance itself */
+		ci.enabledLayerCount = 1;
+		ci.ppEnabledLayerNames = &layer;
+		ci.enabledExtensionCount = 1;
+		ci.ppEnabledExtensionNames = &ext;
+	}
 	instance_result = vkCreateInstance(&ci, NULL, &instance);
+	if (instance_result == VK_SUCCESS && validate) {
+		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+			instance, "vkCreateDebugUtilsMessengerEXT");
+		if (create)
+			create(instance, &mci, NULL, &validation_messenger);
+		fprintf(stderr, "vkfftgo: Vulkan validation layer on: the first error aborts\n");
+	}
 }
 
 static void init_glslang(void) { glslang_ok = glslang_initialize_process(); }
@@ -639,6 +704,8 @@ int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 	return VKG_OK;
 }
 
+static void sync_all(vkg_device *dev);
+
 void vkg_mem_free(vkg_device *dev, vkg_mem m)
 {
 	VkBuffer buf = (VkBuffer)(uintptr_t)m;
@@ -656,6 +723,9 @@ void vkg_mem_free(vkg_device *dev, vkg_mem m)
 	pthread_mutex_unlock(&dev->mu);
 	if (!n)
 		return; /* not ours (a caller's VkBuffer): nothing to free */
+	/* a batch, submitted or still recording, may use it: destroying it then is not
+	 * allowed (cuMemFree synchronises too; frees are rare behind the allocation cache) */
+	sync_all(dev);
 	vkDestroyBuffer(dev->device, n->buffer, NULL);
 	vkFreeMemory(dev->device, n->memory, NULL);
 	free(n);
@@ -745,6 +815,10 @@ static int queue_create(vkg_device *dev, int vq, vkg_vk_queue **out, vkg_status 
 	r = vkAllocateCommandBuffers(dev->device, &cai, q->cb);
 	if (r != VK_SUCCESS)
 		goto fail;
+	pthread_mutex_lock(&dev->mu);
+	q->next_live = dev->live;
+	dev->live = q;
+	pthread_mutex_unlock(&dev->mu);
 	*out = q;
 	return VKG_OK;
 fail:
@@ -969,6 +1043,14 @@ int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
 static void queue_destroy(vkg_vk_queue *q)
 {
 	vkg_status st;
+	vkg_vk_queue **pp;
+	pthread_mutex_lock(&q->dev->mu);
+	for (pp = &q->dev->live; *pp; pp = &(*pp)->next_live)
+		if (*pp == q) {
+			*pp = q->next_live;
+			break;
+		}
+	pthread_mutex_unlock(&q->dev->mu);
 	pthread_mutex_lock(&q->mu);
 	q_drain(q, &st);
 	q->dead = 1;
@@ -998,6 +1080,38 @@ int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
 }
 
 int vkg_device_sync(vkg_device *dev, vkg_status *st) { return vkg_queue_sync(dev, 0, st); }
+
+/* Submits and waits for the work of every queue of the device. */
+static void sync_all(vkg_device *dev)
+{
+	vkg_vk_queue **qs, *q;
+	vkg_status st;
+	size_t n = 0, i;
+	pthread_mutex_lock(&dev->mu);
+	for (q = dev->live; q; q = q->next_live)
+		n++;
+	qs = calloc(n ? n : 1, sizeof *qs);
+	if (!qs) { /* out of host memory: at least the device's own queue */
+		pthread_mutex_unlock(&dev->mu);
+		vkg_queue_sync(dev, 0, &st);
+		return;
+	}
+	for (q = dev->live, n = 0; q; q = q->next_live) {
+		queue_retain(q);
+		qs[n++] = q;
+	}
+	pthread_mutex_unlock(&dev->mu);
+	for (i = 0; i < n; i++) {
+		uint64_t target;
+		pthread_mutex_lock(&qs[i]->mu);
+		q_flush(qs[i], &st);
+		target = qs[i]->submitted;
+		pthread_mutex_unlock(&qs[i]->mu);
+		wait_value(dev, qs[i]->timeline, target, &st);
+		queue_release(qs[i]);
+	}
+	free(qs);
+}
 
 uint64_t vkg_vk_queue_native(vkg_device *dev, uint64_t queue)
 {
@@ -1476,7 +1590,7 @@ void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 	pthread_mutex_unlock(&dev->mu);
 	if (!r.buffer)
 		return;
-	/* the caller has waited for the queues that used it (HostBuffer.Close syncs them all) */
+	sync_all(dev); /* copies into or out of it may still be queued */
 	vkDestroyBuffer(dev->device, r.buffer, NULL);
 	vkFreeMemory(dev->device, r.memory, NULL);
 }

@@ -197,3 +197,37 @@ func TestVulkanDeviceInfo(t *testing.T) {
 	require.Equal(t, "vulkan", CurrentBackend().String())
 	require.Contains(t, kcacheBackendTag(), "glslang ")
 }
+
+// TestVulkanFreeWithQueuedWork: a buffer closed while transforms on it are still queued
+// (not even submitted) is destroyed only after they ran — with the allocation cache off,
+// Close really frees it — and the device goes on working.
+func TestVulkanFreeWithQueuedWork(t *testing.T) {
+	d, err := Open(0)
+	require.NoError(t, err)
+	defer d.Close()
+	d.AllocCache().SetLimit(0)
+	p, err := NewPlan[complex64](d, Config{Shape: []int{64, 64}})
+	require.NoError(t, err)
+	defer p.Close()
+	rng := rand.New(rand.NewPCG(9, 10))
+	x, _ := randomComplex[complex64](rng, p.Len())
+	s, err := d.NewStream()
+	require.NoError(t, err)
+	defer s.Close()
+	live := vulkanLiveBuffers(d)
+	for round := 0; round < 3; round++ {
+		a, err := NewBuffer[complex64](d, p.Len())
+		require.NoError(t, err)
+		require.NoError(t, a.Upload(x))
+		for i := 0; i < 10; i++ {
+			require.NoError(t, p.ForwardBuffer(a, a))
+			require.NoError(t, p.InverseBuffer(a, a))
+		}
+		require.NoError(t, a.Close())
+		require.Equal(t, live, vulkanLiveBuffers(d), "Close freed the buffer")
+	}
+	got := make([]complex64, p.Len())
+	require.NoError(t, p.Forward(got, x))
+	require.NoError(t, p.Inverse(got, got))
+	require.Less(t, relErr(got, widen(x)), 1e-5)
+}
