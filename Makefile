@@ -31,7 +31,8 @@ vet: setup
 test-go: setup
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache' ./vkfft/
+	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache|PlanOrder' ./vkfft/
+	$(GO) test -count=1 -timeout 10m -race -tags vkfftgo_faults -run 'Fault' ./vkfft/
 	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 -timeout 30m ./vkfft/
 	$(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
 	cd vkfft && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \

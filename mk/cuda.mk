@@ -53,12 +53,14 @@ gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and
 	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))
 	$(call vulkan_bundle,$(GPU_BUNDLE))
 	cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/
-	cp vkfft/vkg.h vkfft/vkg_cuda.h vkfft/vkg_xfer.h vkfft/vkg_core.c vkfft/vkg_cuda.c vkfft/vkg_cuda_xfer.c vkfft/vkg_common.c vkfft/vkg_stage.c tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c,$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
 	mkdir -p $(GPU_BUNDLE)/steps && cp tests/gpu/steps/*.sh $(GPU_BUNDLE)/steps/
 	# the cuFFT baselines beside the checkout (../shared/bench), where there is one
 	if [ -d ../shared/bench ]; then mkdir -p $(GPU_BUNDLE)/baselines && cp ../shared/bench/* $(GPU_BUNDLE)/baselines/; fi
+	# libvkfftgo_fftw3 + ITK for steps/fftw.sh (mk/fftw3.mk); the rest of the bundle works without it
+	$(MAKE) --no-print-directory gpu-bundle-fftw3 || echo "gpu-bundle: no fftw3 part (steps/fftw.sh will say so)"
 	tar -czf $(BUILD)/vkfftgo-gpu-bundle.tar.gz -C $(GPU_BUNDLE) .
 	@du -sh $(GPU_BUNDLE) $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 

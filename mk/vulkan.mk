@@ -46,7 +46,7 @@ define vulkan_bundle
 	gzip -9f $(1)/vulkan/vkfft-vulkan.test $(1)/vulkan/bench-vulkan
 	scripts/vulkan-gpu-debs.sh $(VKFFTGO_CACHE)/debs-vulkan
 	cp $(VKFFTGO_CACHE)/debs-vulkan/*.deb $(1)/vulkan/debs/
-	cp vkfft/vkg_vulkan.c vkfft/vkg_vulkan.h vkfft/vkg_core_vulkan.h $(1)/src/
+	cp vkfft/vkg_vulkan*.c vkfft/vkg_vulkan*.h vkfft/vkg_core_vulkan.h $(1)/src/
 endef
 
 gpu-bundle: setup-vulkan

@@ -2,8 +2,8 @@
 # install-lib.sh FROM DEST
 # Copies the library prefix that build-lib.sh made in FROM into DEST (DESTDIR+PREFIX):
 # lib/libvkfftgo.so* (links kept), include/vkfftgo{,_config}.h, lib/pkgconfig/vkfftgo.pc,
-# lib/cmake/VkFFTGo/. Nothing installed contains a path: the config files find their
-# prefix from their own location.
+# lib/cmake/VkFFTGo/, and libvkfftgo_fftw3.so* with vkfftgo-fftw3.pc. Nothing installed
+# contains a path: the config files find their prefix from their own location.
 set -euo pipefail
 from=${1:?usage: install-lib.sh FROM DEST}
 dest=${2:?usage: install-lib.sh FROM DEST}
@@ -13,4 +13,8 @@ cp -P "$from/lib/libvkfftgo.so" "$from"/lib/libvkfftgo.so.[0-9] "$dest/lib/"
 install -m 0644 "$from/include/vkfftgo.h" "$from/include/vkfftgo_config.h" "$dest/include/"
 install -m 0644 "$from/lib/pkgconfig/vkfftgo.pc" "$dest/lib/pkgconfig/"
 install -m 0644 "$from"/lib/cmake/VkFFTGo/VkFFTGo*.cmake "$dest/lib/cmake/VkFFTGo/"
+# libvkfftgo_fftw3 (FFTW's API), its vkfftgo-fftw3.pc (VkFFTGoFFTW3.cmake came above)
+for f in "$from"/lib/libvkfftgo_fftw3.so.*.*.*; do install -m 0755 "$f" "$dest/lib/"; done
+cp -P "$from/lib/libvkfftgo_fftw3.so" "$from"/lib/libvkfftgo_fftw3.so.[0-9] "$dest/lib/"
+install -m 0644 "$from/lib/pkgconfig/vkfftgo-fftw3.pc" "$dest/lib/pkgconfig/"
 echo "install-lib: installed into $dest"

@@ -16,3 +16,7 @@ if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
   echo "setup: Go is required (https://go.dev/dl); it is not installed" >&2
   exit 1
 fi
+# ITK=1 (make setup ITK=1; make test-itk does it): ITK 5.2 and FFTW for tests/itk
+if [ "${ITK:-0}" = 1 ]; then
+  "$(dirname "$0")/setup-fftw3.sh" itk
+fi

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -264,17 +263,7 @@ func TestPlanCacheHitAllocatesNothing(t *testing.T) {
 		}
 		l.Release()
 	})
-	require.Zero(t, allocs)
-	// and it is fast: well under the 10 µs goal even on a loaded machine
-	const n = 20000
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		l, _ := CachedPlan[complex64](d, cfg)
-		l.Release()
-	}
-	per := time.Since(start) / n
-	t.Logf("memory hit: %v per CachedPlan+Release", per)
-	require.Less(t, per, 10*time.Microsecond)
+	require.Zero(t, allocs) // its speed is BenchmarkPlanCacheHit's: no wall clock in tests
 }
 
 // Many goroutines lease, run and release plans of a few configurations: no plan is
@@ -348,7 +337,10 @@ func BenchmarkPlanCacheHit(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		l, _ := CachedPlan[complex64](d, cfg)
+		l, err := CachedPlan[complex64](d, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
 		l.Release()
 	}
 }

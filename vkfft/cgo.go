@@ -8,8 +8,6 @@ package vkfft
 
 // The hot-path calls take the caller's slices for the duration of the call only and
 // never call back into Go: say so, so the slices need not escape to the heap.
-#cgo noescape vkg_plan_run_host
-#cgo nocallback vkg_plan_run_host
 #cgo nocallback vkg_plan_run_device
 #cgo noescape vkg_upload
 #cgo nocallback vkg_upload
@@ -29,11 +27,19 @@ type status = *C.vkg_status
 
 func newStatus() status { return (*C.vkg_status)(C.calloc(1, C.sizeof_vkg_status)) }
 
-func freeStatus(st status) { C.free(unsafe.Pointer(st)) }
+func freeStatus(st status) {
+	C.vkg_status_clear(st)
+	C.free(unsafe.Pointer(st))
+}
 
 // statusError converts a failed status into an error wrapping the matching sentinel.
+// What VkFFT printed while failing (a compiler's log) follows the message, whole.
 func statusError(st status) error {
 	msg := C.GoString(&st.msg[0])
+	if d := C.vkg_status_take_detail(st); d != nil {
+		msg += "; VkFFT said: " + C.GoString(d)
+		C.free(unsafe.Pointer(d))
+	}
 	var base error
 	switch st.code {
 	case C.VKG_ERR_INVALID:
@@ -194,6 +200,8 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 		cp.normalize = 1
 	}
 	cp.use_lut = C.int(p.useLUT)
+	cp.forward_scale = C.double(l.fwdScale)
+	cp.inverse_scale = C.double(l.invScale)
 	cp.coalesced_memory = C.uint64_t(l.cfg.Tuning.CoalescedMemory)
 	cp.aim_threads = C.uint64_t(l.cfg.Tuning.AimThreads)
 	cp.register_boost = C.uint64_t(l.cfg.Tuning.RegisterBoost)
@@ -230,19 +238,18 @@ func planBinary(ph planHandle) []byte {
 	return b
 }
 
-func planRunHost(ph planHandle, st status, inverse bool, dst unsafe.Pointer, dstBytes int64,
-	src unsafe.Pointer, srcBytes int64, scale float64) error {
-	if C.vkg_plan_run_host(ph, cbool(inverse), dst, C.uint64_t(dstBytes), src, C.uint64_t(srcBytes),
-		C.double(scale), st) != 0 {
-		return statusError(st)
-	}
-	return nil
+// runHandle is a plan's description of its host round trip in one direction.
+type runHandle = *C.vkg_run
+
+// planRuns returns the forward and inverse round trips of a plan.
+func planRuns(ph planHandle) [2]runHandle {
+	return [2]runHandle{C.vkg_plan_run_desc(ph, 0), C.vkg_plan_run_desc(ph, 1)}
 }
 
-func planRunDevice(ph planHandle, st status, inverse bool, buf, real, copyFrom uint64, scale float64,
-	wait bool) error {
+// planRunDevice enqueues a transform of device memory on queue (0: the device's own).
+func planRunDevice(ph planHandle, st status, inverse bool, buf, real, copyFrom, queue uint64) error {
 	if C.vkg_plan_run_device(ph, cbool(inverse), C.vkg_mem(buf), C.vkg_mem(real), C.vkg_mem(copyFrom),
-		C.double(scale), cbool(wait), st) != 0 {
+		C.uint64_t(queue), st) != 0 {
 		return statusError(st)
 	}
 	return nil

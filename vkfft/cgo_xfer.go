@@ -6,26 +6,37 @@ package vkfft
 #include "vkg_xfer.h"
 
 // Pageable Go memory is consumed before these return: it need not escape.
-#cgo noescape vkg_plan_run_host_staged
-#cgo nocallback vkg_plan_run_host_staged
-#cgo noescape vkg_pipeline_run
-#cgo nocallback vkg_pipeline_run
+#cgo noescape vkg_run_host
+#cgo nocallback vkg_run_host
 #cgo noescape vkg_pipeline_run_pageable
 #cgo nocallback vkg_pipeline_run_pageable
-#cgo nocallback vkg_plan_run_host_async
+#cgo noescape vkg_pipeline_run_pinned
+#cgo nocallback vkg_pipeline_run_pinned
+#cgo nocallback vkg_run_host_async
 #cgo nocallback vkg_stream_sync
 */
 import "C"
 
 import "unsafe"
 
-// stagerHandle is a vkg_stager: two pinned slots and the threads that fill them.
+// poolHandle is a vkg_pool: the threads that split large host copies.
+type poolHandle = *C.vkg_pool
+
+func poolCreate(threads int) (poolHandle, error) {
+	var p *C.vkg_pool
+	err := withStatus(func(st status) C.int { return C.vkg_pool_create(C.int(threads), &p, st) })
+	return p, err
+}
+
+func poolDestroy(p poolHandle) { C.vkg_pool_destroy(p) }
+
+// stagerHandle is a vkg_stager: two pinned slots, filled by a pool's threads.
 type stagerHandle = *C.vkg_stager
 
-func stagerCreate(h deviceHandle, slotBytes int64, threads int) (stagerHandle, error) {
+func stagerCreate(h deviceHandle, slotBytes int64, pool poolHandle) (stagerHandle, error) {
 	var s *C.vkg_stager
 	err := withStatus(func(st status) C.int {
-		return C.vkg_stager_create(h, C.uint64_t(slotBytes), C.int(threads), &s, st)
+		return C.vkg_stager_create(h, C.uint64_t(slotBytes), pool, &s, st)
 	})
 	return s, err
 }
@@ -60,51 +71,41 @@ func streamSync(h deviceHandle, st status, queue uint64) error {
 	return nil
 }
 
-func eventNew(h deviceHandle) (uint64, error) {
-	var e C.uint64_t
-	err := withStatus(func(st status) C.int { return C.vkg_event_new(h, &e, st) })
-	return uint64(e), err
-}
-
-func eventFree(h deviceHandle, ev uint64) { C.vkg_event_free(h, C.uint64_t(ev)) }
-
-func planRunHostStaged(ph planHandle, s stagerHandle, st status, inverse bool, dst unsafe.Pointer,
-	dstBytes int64, src unsafe.Pointer, srcBytes int64, scale float64) error {
-	if C.vkg_plan_run_host_staged(ph, s, cbool(inverse), dst, C.uint64_t(dstBytes), src,
-		C.uint64_t(srcBytes), C.double(scale), st) != 0 {
+// runHost is one synchronous host round trip; s nil copies directly.
+func runHost(r runHandle, s stagerHandle, st status, dst unsafe.Pointer, dstBytes int64, src unsafe.Pointer,
+	srcBytes int64) error {
+	if C.vkg_run_host(r, s, dst, C.uint64_t(dstBytes), src, C.uint64_t(srcBytes), st) != 0 {
 		return statusError(st)
 	}
 	return nil
 }
 
-func planRunHostAsync(ph planHandle, st status, queue, ev, lastQueue uint64, inverse bool,
-	dst unsafe.Pointer, dstBytes int64, src unsafe.Pointer, srcBytes int64, scale float64) error {
-	if C.vkg_plan_run_host_async(ph, C.uint64_t(queue), C.uint64_t(ev), C.uint64_t(lastQueue), cbool(inverse),
-		dst, C.uint64_t(dstBytes), src, C.uint64_t(srcBytes), C.double(scale), st) != 0 {
+func runHostAsync(r runHandle, st status, queue uint64, dst unsafe.Pointer, dstBytes int64, src unsafe.Pointer,
+	srcBytes int64) error {
+	if C.vkg_run_host_async(r, C.uint64_t(queue), dst, C.uint64_t(dstBytes), src, C.uint64_t(srcBytes), st) != 0 {
 		return statusError(st)
 	}
 	return nil
 }
 
-func pipelineRun(plans [2]planHandle, queues [2]uint64, s stagerHandle, pinned bool, st status, inverse bool,
-	dst unsafe.Pointer, outBytes int64, src unsafe.Pointer, inBytes int64, chunks int, scale float64) error {
-	cp := [2]*C.vkg_plan{plans[0], plans[1]}
+func pipelineRunPinned(runs [2]runHandle, queues [2]uint64, st status, dst unsafe.Pointer, dstBytes int64,
+	src unsafe.Pointer, srcBytes int64, chunks int) error {
+	cr := [2]*C.vkg_run{runs[0], runs[1]}
 	cq := [2]C.uint64_t{C.uint64_t(queues[0]), C.uint64_t(queues[1])}
-	if C.vkg_pipeline_run(&cp[0], &cq[0], s, cbool(pinned), cbool(inverse), dst, C.uint64_t(outBytes), src,
-		C.uint64_t(inBytes), C.uint64_t(chunks), C.double(scale), st) != 0 {
+	if C.vkg_pipeline_run_pinned(&cr[0], &cq[0], dst, C.uint64_t(dstBytes), src, C.uint64_t(srcBytes),
+		C.uint64_t(chunks), st) != 0 {
 		return statusError(st)
 	}
 	return nil
 }
 
-func pipelineRunPageable(plans [2]planHandle, queues, evs [2]uint64, s stagerHandle, pinIn, pinOut [2]unsafe.Pointer,
-	st status, inverse bool, dst unsafe.Pointer, outBytes int64, src unsafe.Pointer, inBytes int64, chunks int,
-	scale float64) error {
-	cp := [2]*C.vkg_plan{plans[0], plans[1]}
+func pipelineRunPageable(runs [2]runHandle, queues, evs [2]uint64, pool poolHandle, pinIn, pinOut [2]unsafe.Pointer,
+	st status, dst unsafe.Pointer, dstBytes int64, src unsafe.Pointer, srcBytes int64, chunks int) error {
+	cr := [2]*C.vkg_run{runs[0], runs[1]}
 	cq := [2]C.uint64_t{C.uint64_t(queues[0]), C.uint64_t(queues[1])}
 	ce := [2]C.uint64_t{C.uint64_t(evs[0]), C.uint64_t(evs[1])}
-	if C.vkg_pipeline_run_pageable(&cp[0], &cq[0], &ce[0], s, &pinIn[0], &pinOut[0], cbool(inverse), dst,
-		C.uint64_t(outBytes), src, C.uint64_t(inBytes), C.uint64_t(chunks), C.double(scale), st) != 0 {
+	if C.vkg_pipeline_run_pageable(&cr[0], &cq[0], &ce[0], pool, &pinIn[0], &pinOut[0], dst, C.uint64_t(dstBytes),
+		src, C.uint64_t(srcBytes), C.uint64_t(chunks), st) != 0 {
 		return statusError(st)
 	}
 	return nil

@@ -1,11 +1,13 @@
 package vkfft
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -85,24 +87,62 @@ func TestConcurrentSharedPlan(t *testing.T) {
 }
 
 // TestConcurrentCloseWhileRunning: closing a plan while other goroutines use it never
-// crashes; their calls either succeed or return ErrClosed.
+// crashes; every call either returns the right result or ErrClosed, and once a goroutine
+// has seen ErrClosed every later call returns it too.
 func TestConcurrentCloseWhileRunning(t *testing.T) {
-	p, err := NewPlan[complex64](testDev, Config{Shape: []int{128}})
+	const workers, n = 4, 128
+	p, err := NewPlan[complex64](testDev, Config{Shape: []int{n}})
 	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, _ := randomComplex[complex64](rng, n)
+	want := make([]complex64, n)
+	require.NoError(t, p.Forward(want, x))
+
 	var wg sync.WaitGroup
-	for w := 0; w < 4; w++ {
+	started := make(chan struct{}, workers)
+	results := make([]struct{ ok, closed int }, workers)
+	problems := make(chan string, workers)
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func() {
+		go func(w int) {
 			defer wg.Done()
-			x := make([]complex64, 128)
-			for i := 0; i < 50; i++ {
-				if err := p.Forward(x, x); err != nil {
-					assert.ErrorIs(t, err, ErrClosed)
+			y := make([]complex64, n)
+			for i := 0; ; i++ {
+				err := p.Forward(y, x)
+				switch {
+				case err == nil && results[w].closed == 0:
+					if !slices.Equal(y, want) {
+						problems <- "a call returned a wrong result"
+						return
+					}
+					results[w].ok++
+					if results[w].ok == 1 {
+						started <- struct{}{}
+					}
+				case errors.Is(err, ErrClosed):
+					results[w].closed++
+					if results[w].closed == 3 {
+						return
+					}
+				default:
+					problems <- fmt.Sprintf("call %d: %v (after %d ErrClosed)", i, err, results[w].closed)
 					return
 				}
 			}
-		}()
+		}(w)
+	}
+	for w := 0; w < workers; w++ {
+		<-started // every goroutine is running transforms
 	}
 	require.NoError(t, p.Close())
 	wg.Wait()
+	close(problems)
+	for msg := range problems {
+		require.Fail(t, msg)
+	}
+	for w, r := range results {
+		require.Positive(t, r.ok, "worker %d", w)
+		require.Equal(t, 3, r.closed, "worker %d", w)
+	}
+	require.ErrorIs(t, p.Forward(want, x), ErrClosed)
 }

@@ -5,9 +5,6 @@ package vkfft
 /*
 #include "vkg_cuda.h"
 #include "vkg_xfer.h"
-
-#cgo nocallback vkg_plan_run_on
-#cgo noescape vkg_plan_run_on
 */
 import "C"
 
@@ -75,9 +72,9 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 	if p.h == nil {
 		return closedError(op, "plan")
 	}
-	if C.vkg_plan_run_on(p.h, cbool(inverse), C.vkg_mem(buf), C.vkg_mem(real), C.vkg_mem(copyFrom),
-		C.uint64_t(stream), C.double(scaleFor(&p.l, inverse)), 0, p.st) != 0 {
-		return opError(op, statusError(p.st))
+	// ordered after the plan's own work on other streams (its buffers are shared)
+	if err := planRunDevice(p.h, p.st, inverse, uint64(buf), uint64(real), uint64(copyFrom), uint64(stream)); err != nil {
+		return opError(op, err)
 	}
 	return nil
 }

@@ -66,14 +66,12 @@ type Device struct {
 	resources map[resource]struct{}
 	cache     AllocCache
 
-	// host transfers: pinned staging slots, pinned ranges, streams
-	stageMu      sync.Mutex
-	stageMin     atomic.Int64 // staging threshold in bytes; negative: off
-	stager       stagerHandle
-	stagerFailed bool
-	pinned       pinnedSet
-	streamsMu    sync.Mutex
-	streams      map[*Stream]struct{}
+	// host transfers: pinned staging slots and copy threads, pinned ranges, streams
+	stageMin  atomic.Int64 // staging threshold in bytes; negative: off
+	staging   staging
+	pinned    pinnedSet
+	streamsMu sync.Mutex
+	streams   map[*Stream]struct{}
 
 	syncMu sync.Mutex
 	syncSt status // Sync's error report, C memory
@@ -135,7 +133,7 @@ func (d *Device) Close() error {
 	for r := range rs {
 		r.release()
 	}
-	d.closeStager()
+	d.closeStaging()
 	d.cache.trim()
 	deviceClose(d.h)
 	freeStatus(d.syncSt)

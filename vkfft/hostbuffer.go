@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -40,6 +41,9 @@ func NewHostBuffer[T Element](d *Device, n int) (*HostBuffer[T], error) {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
+	if err := faultError(faultHostAlloc); err != nil {
+		return nil, opError("new host buffer", err)
+	}
 	ptr, handle, err := pinnedAlloc(h, int64(bytes))
 	if err != nil {
 		return nil, opError("new host buffer", err)
@@ -137,6 +141,10 @@ const (
 	EnvStagingThreads = "VKFFTGO_STAGING_THREADS"
 )
 
+// maxStagers bounds the staging slot pairs of a device: that many large host transfers
+// on different plans are staged at once, a further one copies directly.
+const maxStagers = 4
+
 // stagingSettings returns the slot size and copy threads to use.
 func stagingSettings() (slot int64, threads int) {
 	slot = stagingSlotBytes
@@ -159,39 +167,96 @@ func stagingSettings() (slot int64, threads int) {
 // default is DefaultStagingThreshold, or off for devices that compute in host memory.
 func (d *Device) SetStagingThreshold(bytes int64) { d.stageMin.Store(bytes) }
 
-// stagerFor returns the device's stager if a transfer between src and dst should be
-// staged; then it returns with d.stageMu held, which the caller releases after use.
-func (d *Device) stagerFor(dst, src unsafe.Pointer, dstBytes, srcBytes int64) stagerHandle {
+// staging is a device's host-transfer machinery: the copy threads, made on first use,
+// and up to maxStagers pinned slot pairs, each used by one transfer at a time.
+type staging struct {
+	mu      sync.Mutex
+	pool    poolHandle
+	free    []stagerHandle // idle slot pairs
+	made    int
+	failed  bool         // pinned memory or threads could not be had: copy directly
+	staged  atomic.Int64 // round trips that went through a stager
+	threads int
+}
+
+// takeStager returns an idle stager if a transfer between src and dst should be staged,
+// or nil for a direct copy. A stager it returns goes back with putStager.
+func (d *Device) takeStager(dst, src unsafe.Pointer, dstBytes, srcBytes int64) stagerHandle {
 	// small transfers, the common case in tight loops, decide without a lock
 	if t := d.stageMin.Load(); t < 0 || max(dstBytes, srcBytes) < t ||
 		(d.pinned.contains(src, srcBytes) && d.pinned.contains(dst, dstBytes)) {
 		return nil
 	}
-	d.stageMu.Lock()
-	if s := d.stagerLocked(); s != nil {
+	g := &d.staging
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.free == nil {
+		g.free = make([]stagerHandle, 0, maxStagers)
+	}
+	if n := len(g.free); n > 0 {
+		s := g.free[n-1]
+		g.free = g.free[:n-1]
+		g.staged.Add(1)
 		return s
 	}
-	d.stageMu.Unlock()
-	return nil
+	if g.failed || g.made >= maxStagers {
+		return nil
+	}
+	pool, err := d.copyPoolLocked()
+	if err != nil {
+		return nil
+	}
+	slot, _ := stagingSettings()
+	s, err := stagerCreate(d.h, slot, pool)
+	if err != nil {
+		g.failed = true
+		return nil
+	}
+	g.made++
+	g.staged.Add(1)
+	return s
 }
 
-// stagerLocked returns the stager, creating it on first use; nil if no pinned memory
-// could be had (then copies go direct). The caller holds d.stageMu.
-func (d *Device) stagerLocked() stagerHandle {
-	if d.stager == nil && !d.stagerFailed {
-		slot, threads := stagingSettings()
-		s, err := stagerCreate(d.h, slot, threads)
-		d.stager, d.stagerFailed = s, err != nil
-	}
-	return d.stager
+// putStager gives back a stager from takeStager.
+func (d *Device) putStager(s stagerHandle) {
+	g := &d.staging
+	g.mu.Lock()
+	g.free = append(g.free, s)
+	g.mu.Unlock()
 }
 
-// closeStager frees the staging slots; the caller holds d.mu exclusively.
-func (d *Device) closeStager() {
-	d.stageMu.Lock()
-	if d.stager != nil {
-		stagerDestroy(d.stager)
-		d.stager = nil
+// copyPool returns the device's copy threads, starting them on first use.
+func (d *Device) copyPool() (poolHandle, error) {
+	d.staging.mu.Lock()
+	defer d.staging.mu.Unlock()
+	return d.copyPoolLocked()
+}
+
+func (d *Device) copyPoolLocked() (poolHandle, error) {
+	g := &d.staging
+	if g.pool == nil {
+		_, threads := stagingSettings()
+		p, err := poolCreate(threads)
+		if err != nil {
+			return nil, err
+		}
+		g.pool, g.threads = p, threads
 	}
-	d.stageMu.Unlock()
+	return g.pool, nil
+}
+
+// closeStaging frees the staging slots and stops the copy threads; the caller holds
+// d.mu exclusively and has released every plan, so no stager is in use.
+func (d *Device) closeStaging() {
+	g := &d.staging
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, s := range g.free {
+		stagerDestroy(s)
+	}
+	g.free, g.made = nil, 0
+	if g.pool != nil {
+		poolDestroy(g.pool)
+		g.pool = nil
+	}
 }

@@ -41,38 +41,40 @@ func planBinary(planHandle) []byte                             { return nil }
 func memUpload(deviceHandle, status, uint64, unsafe.Pointer, int64) error   { return ErrNoBackend }
 func memDownload(deviceHandle, status, unsafe.Pointer, uint64, int64) error { return ErrNoBackend }
 
-func planRunHost(planHandle, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, float64) error {
+type (
+	runHandle    = *struct{}
+	poolHandle   = *struct{}
+	stagerHandle = *struct{}
+)
+
+func planRuns(planHandle) [2]runHandle { return [2]runHandle{} }
+
+func planRunDevice(planHandle, status, bool, uint64, uint64, uint64, uint64) error {
 	return ErrNoBackend
 }
 
-func planRunDevice(planHandle, status, bool, uint64, uint64, uint64, float64, bool) error {
+func poolCreate(int) (poolHandle, error)                                 { return nil, ErrNoBackend }
+func poolDestroy(poolHandle)                                             {}
+func stagerCreate(deviceHandle, int64, poolHandle) (stagerHandle, error) { return nil, ErrNoBackend }
+func stagerDestroy(stagerHandle)                                         {}
+func pinnedAlloc(deviceHandle, int64) (unsafe.Pointer, uint64, error)    { return nil, 0, ErrNoBackend }
+func pinnedFree(deviceHandle, unsafe.Pointer, uint64)                    {}
+func streamCreate(deviceHandle) (uint64, uint64, error)                  { return 0, 0, ErrNoBackend }
+func streamDestroy(deviceHandle, uint64, uint64)                         {}
+func streamSync(deviceHandle, status, uint64) error                      { return ErrNoBackend }
+
+func runHost(runHandle, stagerHandle, status, unsafe.Pointer, int64, unsafe.Pointer, int64) error {
 	return ErrNoBackend
 }
 
-type stagerHandle = *struct{}
-
-func stagerCreate(deviceHandle, int64, int) (stagerHandle, error)     { return nil, ErrNoBackend }
-func stagerDestroy(stagerHandle)                                      {}
-func pinnedAlloc(deviceHandle, int64) (unsafe.Pointer, uint64, error) { return nil, 0, ErrNoBackend }
-func pinnedFree(deviceHandle, unsafe.Pointer, uint64)                 {}
-func streamCreate(deviceHandle) (uint64, uint64, error)               { return 0, 0, ErrNoBackend }
-func streamDestroy(deviceHandle, uint64, uint64)                      {}
-func streamSync(deviceHandle, status, uint64) error                   { return ErrNoBackend }
-func eventNew(deviceHandle) (uint64, error)                           { return 0, ErrNoBackend }
-func eventFree(deviceHandle, uint64)                                  {}
-
-func planRunHostStaged(planHandle, stagerHandle, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, float64) error {
+func runHostAsync(runHandle, status, uint64, unsafe.Pointer, int64, unsafe.Pointer, int64) error {
 	return ErrNoBackend
 }
 
-func planRunHostAsync(planHandle, status, uint64, uint64, uint64, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, float64) error {
+func pipelineRunPinned([2]runHandle, [2]uint64, status, unsafe.Pointer, int64, unsafe.Pointer, int64, int) error {
 	return ErrNoBackend
 }
 
-func pipelineRun([2]planHandle, [2]uint64, stagerHandle, bool, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, int, float64) error {
-	return ErrNoBackend
-}
-
-func pipelineRunPageable([2]planHandle, [2]uint64, [2]uint64, stagerHandle, [2]unsafe.Pointer, [2]unsafe.Pointer, status, bool, unsafe.Pointer, int64, unsafe.Pointer, int64, int, float64) error {
+func pipelineRunPageable([2]runHandle, [2]uint64, [2]uint64, poolHandle, [2]unsafe.Pointer, [2]unsafe.Pointer, status, unsafe.Pointer, int64, unsafe.Pointer, int64, int) error {
 	return ErrNoBackend
 }

@@ -81,6 +81,22 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 	if a == nil || b == nil {
 		return closedError(op, "pipeline")
 	}
+	d := pl.dev
+	dp, sp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0])
+	total := pl.bytes * int64(pl.chunks)
+	pinned := d.pinned.contains(dp, total) && d.pinned.contains(sp, total)
+	var pool poolHandle
+	if !pinned {
+		// Everything that takes the device's lock comes before the plans' and streams'
+		// locks: Device.Close holds it while it waits for them.
+		var err error
+		if err = pl.makeChunkBuffers(); err == nil {
+			pool, err = d.copyPool()
+		}
+		if err != nil {
+			return opError(op, err)
+		}
+	}
 	a.p.mu.Lock()
 	defer a.p.mu.Unlock()
 	b.p.mu.Lock()
@@ -90,25 +106,36 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 	defer s0.mu.Unlock()
 	s1.mu.Lock()
 	defer s1.mu.Unlock()
+	faultPoint(faultPipelineLocked)
 	if a.p.h == nil || b.p.h == nil || s0.q == 0 || s1.q == 0 {
 		return closedError(op, "pipeline")
 	}
-	if err := a.p.settle(); err != nil {
-		return opError(op, err)
-	}
-	if err := b.p.settle(); err != nil {
-		return opError(op, err)
-	}
-	d := pl.dev
-	dp, sp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0])
-	total := pl.bytes * int64(pl.chunks)
-	pinned := d.pinned.contains(dp, total) && d.pinned.contains(sp, total)
+	runs := [2]runHandle{a.p.runFor(inverse), b.p.runFor(inverse)}
+	queues := [2]uint64{s0.q, s1.q}
 	var err error
 	if pinned {
-		err = pipelineRun([2]planHandle{a.p.h, b.p.h}, [2]uint64{s0.q, s1.q}, nil, true, a.p.st, inverse,
-			dp, pl.bytes, sp, pl.bytes, pl.chunks, scaleFor(&a.p.l, inverse))
+		err = pipelineRunPinned(runs, queues, a.p.st, dp, total, sp, total, pl.chunks)
 	} else {
-		err = pl.runPageable(inverse, dp, sp)
+		// held so that Device.Close cannot free them under the copy
+		bufs := [...]*hostBuffer{&pl.pinIn[0].b, &pl.pinIn[1].b, &pl.pinOut[0].b, &pl.pinOut[1].b}
+		open := true
+		for _, hb := range bufs {
+			hb.mu.Lock()
+			open = open && hb.ptr != nil
+		}
+		if open {
+			err = pipelineRunPageable(runs, queues, [2]uint64{s0.ev, s1.ev}, pool,
+				[2]unsafe.Pointer{bufs[0].ptr, bufs[1].ptr}, [2]unsafe.Pointer{bufs[2].ptr, bufs[3].ptr},
+				a.p.st, dp, total, sp, total, pl.chunks)
+		} else {
+			err = closedError(op, "pipeline") // the device closed them
+		}
+		for _, hb := range bufs {
+			hb.mu.Unlock()
+		}
+		if !open {
+			return err
+		}
 	}
 	if err != nil {
 		return opError(op, err)
@@ -116,34 +143,23 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 	return nil
 }
 
-// runPageable runs the batch from and to ordinary memory through the pipeline's pinned
-// chunk buffers; the caller holds the pipeline's, plans' and streams' locks.
-func (pl *Pipeline[T]) runPageable(inverse bool, dst, src unsafe.Pointer) error {
-	d := pl.dev
-	if pl.pinIn[0] == nil {
-		n := pl.plans[0].Len()
-		for k := range pl.pinIn {
-			var err error
-			if pl.pinIn[k], err = NewHostBuffer[T](d, n); err != nil {
+// makeChunkBuffers allocates the pinned chunk buffers for pageable slices on first use;
+// after a failure the next call tries again. The caller holds pl.mu only.
+func (pl *Pipeline[T]) makeChunkBuffers() error {
+	n := pl.plans[0].Len()
+	for k := range pl.pinIn {
+		for _, hb := range [...]**HostBuffer[T]{&pl.pinIn[k], &pl.pinOut[k]} {
+			if *hb != nil {
+				continue
+			}
+			b, err := NewHostBuffer[T](pl.dev, n)
+			if err != nil {
 				return err
 			}
-			if pl.pinOut[k], err = NewHostBuffer[T](d, n); err != nil {
-				return err
-			}
+			*hb = b
 		}
 	}
-	// the copy threads are the device stager's, whatever the staging threshold
-	d.stageMu.Lock()
-	defer d.stageMu.Unlock()
-	stager := d.stagerLocked()
-	if stager == nil {
-		return fmt.Errorf("%w: no pinned memory for staging", ErrOutOfMemory)
-	}
-	a, b := pl.plans[0].p, pl.plans[1].p
-	s0, s1 := pl.streams[0], pl.streams[1]
-	return pipelineRunPageable([2]planHandle{a.h, b.h}, [2]uint64{s0.q, s1.q}, [2]uint64{s0.ev, s1.ev}, stager,
-		[2]unsafe.Pointer{pl.pinIn[0].b.ptr, pl.pinIn[1].b.ptr}, [2]unsafe.Pointer{pl.pinOut[0].b.ptr, pl.pinOut[1].b.ptr},
-		a.st, inverse, dst, pl.bytes, src, pl.bytes, pl.chunks, scaleFor(&a.l, inverse))
+	return nil
 }
 
 // Close frees the pipeline's plans and streams. It is idempotent.

@@ -27,9 +27,9 @@ type plan struct {
 	buf     uint64 // complex data, l.complexBytes
 	realBuf uint64 // real data (R2C), l.realBytes
 	binary  []byte // compiled kernels, when asked to keep them
-
-	ev         uint64  // recorded after the plan's asynchronous work (0 until the first)
-	lastStream *Stream // the stream of the plan's last asynchronous call, until settled
+	// the host round trips, forward and inverse, as the C transfer layer runs them; the
+	// C plan also orders its work across queues itself
+	runs [2]runHandle
 }
 
 // planOptions are the internal knobs of newPlan.
@@ -67,6 +67,7 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 		p.freeBuffers()
 		return nil, opError("new plan", err)
 	}
+	p.runs = planRuns(p.h)
 	p.st = newStatus()
 	d.track(p)
 	return p, nil
@@ -99,12 +100,7 @@ func (p *plan) release() {
 	if p.h == nil {
 		return
 	}
-	_ = p.settle()
-	if p.ev != 0 {
-		eventFree(p.dev.h, p.ev)
-		p.ev = 0
-	}
-	planDestroy(p.h)
+	planDestroy(p.h) // waits for the plan's work on every queue
 	p.h = nil
 	p.freeBuffers()
 	freeStatus(p.st)
@@ -123,11 +119,12 @@ func direction(inverse bool) string {
 	return "forward"
 }
 
-func scaleFor(l *layout, inverse bool) float64 {
+// runFor is the plan's host round trip in one direction.
+func (p *plan) runFor(inverse bool) runHandle {
 	if inverse {
-		return l.invScale
+		return p.runs[1]
 	}
-	return l.fwdScale
+	return p.runs[0]
 }
 
 // checkLen reports a nil or wrongly sized slice argument.
@@ -143,7 +140,8 @@ func checkLen(op, name string, isNil bool, got, want int) error {
 }
 
 // runHost is the hot path for host slices: one cgo call that uploads, transforms and
-// downloads. Lengths were checked by the caller.
+// downloads, through a staging slot pair of the device when the transfer is large.
+// Lengths were checked by the caller.
 func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src unsafe.Pointer,
 	srcBytes int64) error {
 	p.mu.Lock()
@@ -151,15 +149,13 @@ func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src uns
 	if p.h == nil {
 		return closedError(direction(inverse), "plan")
 	}
-	if err := p.settle(); err != nil {
-		return opError(direction(inverse), err)
+	s := p.dev.takeStager(dst, src, dstBytes, srcBytes)
+	if s != nil {
+		faultPoint(faultStagedRun)
 	}
-	var err error
-	if s := p.dev.stagerFor(dst, src, dstBytes, srcBytes); s != nil {
-		err = planRunHostStaged(p.h, s, p.st, inverse, dst, dstBytes, src, srcBytes, scaleFor(&p.l, inverse))
-		p.dev.stageMu.Unlock()
-	} else {
-		err = planRunHost(p.h, p.st, inverse, dst, dstBytes, src, srcBytes, scaleFor(&p.l, inverse))
+	err := runHost(p.runFor(inverse), s, p.st, dst, dstBytes, src, srcBytes)
+	if s != nil {
+		p.dev.putStager(s)
 	}
 	if err != nil {
 		return opError(direction(inverse), err)
@@ -175,9 +171,6 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 	defer p.mu.Unlock()
 	if p.h == nil {
 		return closedError(op, "plan")
-	}
-	if err := p.settle(); err != nil {
-		return opError(op, err)
 	}
 	bufs := [...]*buffer{buf, realBuf, copyFrom}
 	var mem [3]uint64
@@ -200,7 +193,7 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 		mem[i] = b.m
 	}
 	if err == nil {
-		err = planRunDevice(p.h, p.st, inverse, mem[0], mem[1], mem[2], scaleFor(&p.l, inverse), false)
+		err = planRunDevice(p.h, p.st, inverse, mem[0], mem[1], mem[2], 0)
 		if err != nil {
 			err = opError(op, err)
 		}

@@ -3,6 +3,7 @@ package vkfft
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 )
 
 // Stream is an extra in-order queue (a CUDA stream, an OpenCL command queue) on a
@@ -123,53 +124,26 @@ func (p *plan) runAsync(s *Stream, inverse bool, dst, src *hostBuffer, dstLen, s
 	if s.q == 0 {
 		return closedError(op, "stream")
 	}
-	src.mu.Lock()
-	defer src.mu.Unlock()
-	if dst != src {
-		dst.mu.Lock()
-		defer dst.mu.Unlock()
+	// two calls may name the same two buffers the other way round: lock in address order
+	first, second := src, dst
+	if uintptr(unsafe.Pointer(dst)) < uintptr(unsafe.Pointer(src)) {
+		first, second = dst, src
+	}
+	first.mu.Lock()
+	defer first.mu.Unlock()
+	faultPoint(faultAsyncLocking)
+	if second != first {
+		second.mu.Lock()
+		defer second.mu.Unlock()
 	}
 	if src.ptr == nil || dst.ptr == nil {
 		return closedError(op, "host buffer")
 	}
-	if p.ev == 0 {
-		ev, err := eventNew(p.dev.h)
-		if err != nil {
-			return opError(op, err)
-		}
-		p.ev = ev
-	}
-	last := p.lastQueue()
-	if err := planRunHostAsync(p.h, p.st, s.q, p.ev, last, inverse, dst.ptr, dstBytes, src.ptr, srcBytes,
-		scaleFor(&p.l, inverse)); err != nil {
+	// the C plan makes s wait for its earlier work on other queues, and records its own
+	if err := runHostAsync(p.runFor(inverse), p.st, s.q, dst.ptr, dstBytes, src.ptr, srcBytes); err != nil {
 		return opError(op, err)
 	}
-	p.lastStream = s
 	return nil
-}
-
-// lastQueue is the queue the plan's previous asynchronous work went to (0: the device's).
-func (p *plan) lastQueue() uint64 {
-	if p.lastStream == nil {
-		return 0
-	}
-	return p.lastStream.q
-}
-
-// settle waits for the plan's asynchronous work before it runs on the device's own
-// queue; the caller holds p.mu.
-func (p *plan) settle() error {
-	s := p.lastStream
-	if s == nil {
-		return nil
-	}
-	p.lastStream = nil
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.q == 0 { // closed: its work is done
-		return nil
-	}
-	return streamSync(s.dev.h, s.st, s.q)
 }
 
 // ForwardAsync queues the forward transform of src into dst (pinned buffers of Len

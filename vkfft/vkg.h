@@ -22,8 +22,7 @@ enum {
 	VKG_ERR_UNSUPPORTED = 4, /* size, precision or feature the device/VkFFT can't do */
 	VKG_ERR_BACKEND = 5,     /* the GPU API failed */
 	VKG_ERR_VKFFT = 6,       /* VkFFT returned an error */
-	VKG_ERR_VERSION = 7,     /* VkFFT headers too old */
-	VKG_ERR_CACHE = 8        /* a saved kernel blob was rejected */
+	VKG_ERR_VERSION = 7      /* VkFFT headers too old */
 };
 
 /* Every call that can fail reports into one of these; the Go side keeps one per plan
@@ -32,7 +31,15 @@ typedef struct vkg_status {
 	int code;
 	int native; /* the backend's or VkFFT's own code, 0 if none */
 	char msg[VKG_MSG_LEN];
+	/* What VkFFT printed while failing (compiler logs, kernel source), whole: malloc'd,
+	 * owned by the status until the reader takes it (vkg_status_take_detail). */
+	char *detail;
 } vkg_status;
+
+/* Hands over st->detail (NULL if none); the caller frees it. */
+char *vkg_status_take_detail(vkg_status *st);
+/* Frees a status's detail: before a status is freed or reused. */
+void vkg_status_clear(vkg_status *st);
 
 int vkg_fail(vkg_status *st, int code, int native, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -54,6 +61,7 @@ typedef struct vkg_device_info {
 	int compute_major, compute_minor; /* CUDA compute capability; 0 on OpenCL */
 	int fp64;                         /* double precision supported */
 	int host_memory; /* computes in host memory (a CPU device): pinned staging gains nothing */
+	uint64_t local_mem; /* OpenCL local (CUDA shared) memory per work-group, bytes; 0 unknown */
 } vkg_device_info;
 
 /* ---- backend layer (vkg_opencl.c, vkg_cuda.c) ---- */
@@ -87,13 +95,9 @@ int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, u
 		  vkg_status *st);
 int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
 		 vkg_status *st);
-int vkg_mem_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st);
 int vkg_device_sync(vkg_device *dev, vkg_status *st);
-/* dst[i] *= factor over n real elements (float or double); for the ortho and forward
- * normalisations, which VkFFT does not apply itself. */
-int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision, double factor,
-		  vkg_status *st);
-/* The same on an explicit queue (for work on a caller's stream/queue): queue is the
+/* A device-to-device copy, and dst[i] *= factor over n real elements (float or double, for
+ * the ortho and forward normalisations, which VkFFT does not apply itself), on queue: the
  * backend's handle as an integer (CUstream | cl_command_queue); 0 means the device's own. */
 int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
 		    vkg_status *st);
@@ -122,6 +126,7 @@ typedef struct vkg_plan_params {
 	int double_precision;
 	int normalize;       /* VkFFT's own 1/N on the inverse (numpy "backward") */
 	int use_lut;         /* -1 off, 0 VkFFT's choice, 1 on */
+	double forward_scale, inverse_scale; /* applied after VkFFT's own normalisation; 0 = 1 */
 	/* launch-configuration knobs; 0 keeps VkFFT's default */
 	uint64_t coalesced_memory, aim_threads, register_boost;
 	/* the plan's own buffers: complex data, and for R2C the real data */
@@ -137,28 +142,24 @@ typedef struct vkg_plan_params {
 
 int vkg_vkfft_version(void);
 int vkg_plan_create(vkg_device *dev, const vkg_plan_params *params, vkg_plan **out, vkg_status *st);
+/* Waits for the plan's work on every queue, then frees it. */
 void vkg_plan_destroy(vkg_plan *plan);
 /* The compiled kernels saved at creation (params.save); valid until destroy. */
 int vkg_plan_binary(vkg_plan *plan, const void **data, uint64_t *bytes);
 /* Frees the saved binaries once they have been copied out. */
 void vkg_plan_drop_binary(vkg_plan *plan);
 
-/* One transform on device memory: enqueue only. buffer/real_buffer 0 = the plan's own.
- * scale != 1 multiplies the output (forward/ortho normalisation). */
-int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, double scale,
-		 vkg_status *st);
-/* Host round trip through the plan's own buffers in one C call: upload src, run, download
- * into dst and wait. For R2C the real side is src on forward and dst on inverse. */
-int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes, const void *src,
-		      uint64_t src_bytes, double scale, vkg_status *st);
-/* vkg_plan_run with the context made current (for device-buffer calls from Go). A
- * non-zero copy_from is first copied into buffer (out-of-place C2C); wait non-zero also
- * waits for completion. */
+/* A plan's host round trip in one direction, described for the transfer layer
+ * (vkg_xfer.h), which runs it without knowing anything else of plans. Made at creation;
+ * valid until vkg_plan_destroy. */
+typedef struct vkg_run vkg_run;
+const vkg_run *vkg_plan_run_desc(const vkg_plan *plan, int inverse);
+
+/* One transform on device memory, enqueued on queue (the backend's handle as an integer;
+ * 0: the device's own) after the plan's earlier work on other queues; buffer/real_buffer 0
+ * mean the plan's own. A non-zero copy_from is first copied into buffer (out-of-place
+ * C2C). Enters the device's context itself. */
 int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
-			vkg_mem copy_from, double scale, int wait, vkg_status *st);
-/* vkg_plan_run_device on an explicit queue (0 = the device's): VkFFT's launches, the copy
- * and the scaling all go there, and wait synchronises that queue only. */
-int vkg_plan_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
-		    vkg_mem copy_from, uint64_t queue, double scale, int wait, vkg_status *st);
+			vkg_mem copy_from, uint64_t queue, vkg_status *st);
 
 #endif

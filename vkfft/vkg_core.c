@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "vkg.h"
+#include "vkg_fault.h"
 #include "vkg_xfer.h"
 
 #if VKFFT_BACKEND == 3
@@ -36,23 +37,42 @@ typedef VkBuffer vkg_native_mem;
 #error "vkfftgo: unsupported VKFFT_BACKEND (the build tag picks 3 for opencl, 1 for cuda, 0 for vulkan)"
 #endif
 
-/* VkFFT reports problems (and whole kernel sources when a compile fails) with printf.
- * Route that text into the calling thread's capture buffer, which the entry point copies
- * into its vkg_status, instead of the host program's stdout. */
-static __thread char vkg_log[VKG_MSG_LEN];
-static __thread size_t vkg_log_len;
+/* VkFFT reports problems (compiler logs, and whole kernel sources when a compile fails)
+ * with printf. Route that text into the calling thread's capture buffer, which a failing
+ * entry point hands to its vkg_status whole (up to VKG_LOG_MAX), instead of the host
+ * program's stdout. */
+#define VKG_LOG_MAX (4u << 20)
+static __thread char *vkg_log;
+static __thread size_t vkg_log_len, vkg_log_cap;
 
 static int vkg_capture_printf(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
-	if (vkg_log_len + 1 >= sizeof vkg_log)
-		return 0;
 	va_start(ap, fmt);
-	n = vsnprintf(vkg_log + vkg_log_len, sizeof vkg_log - vkg_log_len, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		vkg_log_len += (size_t)n < sizeof vkg_log - vkg_log_len ? (size_t)n : sizeof vkg_log - vkg_log_len - 1;
+	if (n <= 0)
+		return n;
+	if (vkg_log_len + (size_t)n + 1 > vkg_log_cap) {
+		size_t cap = vkg_log_cap ? vkg_log_cap : 4096;
+		char *grown;
+		while (cap < vkg_log_len + (size_t)n + 1)
+			cap *= 2;
+		if (cap > VKG_LOG_MAX)
+			cap = VKG_LOG_MAX;
+		if (cap <= vkg_log_len + 1)
+			return n; /* full: the rest is dropped */
+		grown = realloc(vkg_log, cap);
+		if (!grown)
+			return n;
+		vkg_log = grown;
+		vkg_log_cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(vkg_log + vkg_log_len, vkg_log_cap - vkg_log_len, fmt, ap);
+	va_end(ap);
+	vkg_log_len += (size_t)n < vkg_log_cap - vkg_log_len - 1 ? (size_t)n : vkg_log_cap - vkg_log_len - 1;
 	return n;
 }
 #define printf vkg_capture_printf
@@ -67,6 +87,8 @@ static int vkg_capture_printf(const char *fmt, ...)
 #undef vkQueueSubmit
 
 #define VKG_MIN_VKFFT_VERSION 10304
+/* the local memory VkFFT may plan with on a CPU device (see vkg_plan_create) */
+#define VKG_CPU_LOCAL_MEMORY 65536
 
 struct vkg_plan {
 	vkg_device *dev;
@@ -87,12 +109,36 @@ struct vkg_plan {
 #else
 	cl_command_queue launch_queue;
 #endif
+	/* The plan's host round trips, forward and inverse, for the transfer layer. */
+	vkg_run runs[2];
+	/* Ordering across queues. One application's buffers (ours and VkFFT's temporary ones)
+	 * are shared by every queue the plan runs on, so work on one queue must wait for the
+	 * plan's earlier work on another. order_ev is recorded after the plan's last use of
+	 * order_queue (0: none, or the device's queue); device_pending says the device's own
+	 * queue may still hold the plan's work (recorded lazily, when another queue needs it). */
+	uint64_t order_ev;
+	uint64_t order_queue;
+	int device_pending;
 };
 
 static void vkg_log_reset(void)
 {
 	vkg_log_len = 0;
-	vkg_log[0] = 0;
+	if (vkg_log)
+		vkg_log[0] = 0;
+}
+
+/* vkg_log_hand_over gives the captured text to st (whole), or drops it. */
+static void vkg_log_hand_over(vkg_status *st)
+{
+	if (!st || !vkg_log_len) {
+		vkg_log_reset();
+		return;
+	}
+	free(st->detail);
+	st->detail = vkg_log;
+	vkg_log = NULL;
+	vkg_log_len = vkg_log_cap = 0;
 }
 
 static int vkg_vkfft_fail(vkg_status *st, VkFFTResult r, const char *what)
@@ -113,10 +159,9 @@ static int vkg_vkfft_fail(vkg_status *st, VkFFTResult r, const char *what)
 	default:
 		break;
 	}
-	if (vkg_log_len)
-		return vkg_fail(st, code, (int)r, "%s: %s (%d); VkFFT said: %s", what, getVkFFTErrorString(r),
-				(int)r, vkg_log);
-	return vkg_fail(st, code, (int)r, "%s: %s (%d)", what, getVkFFTErrorString(r), (int)r);
+	vkg_fail(st, code, (int)r, "%s: %s (%d)", what, getVkFFTErrorString(r), (int)r);
+	vkg_log_hand_over(st);
+	return code;
 }
 
 int vkg_vkfft_version(void)
@@ -131,6 +176,176 @@ static vkg_native_mem native_mem(vkg_mem m)
 
 #if VKFFT_BACKEND == 0
 #include "vkg_core_vulkan.h"
+#endif
+
+static uint64_t device_queue(const vkg_plan *plan)
+{
+#if VKFFT_BACKEND == 1
+	return (uint64_t)(uintptr_t) * (cudaStream_t *)plan->native.queue;
+#elif VKFFT_BACKEND == 0
+	(void)plan;
+	return 0; /* callers name queues by their vkg_vk_queue; the device's own is 0 */
+#else
+	return (uint64_t)(uintptr_t) * (cl_command_queue *)plan->native.queue;
+#endif
+}
+
+/* same_queue: the device's queue may be named 0 or by its handle */
+static uint64_t canonical_queue(const vkg_plan *plan, uint64_t queue)
+{
+	return queue == device_queue(plan) ? 0 : queue;
+}
+
+/* order_claim makes queue wait for the plan's earlier work on other queues. */
+static int order_claim(vkg_plan *plan, uint64_t queue, vkg_status *st)
+{
+	int rc = VKG_OK;
+	queue = canonical_queue(plan, queue);
+	if (queue == 0) {
+		if (plan->order_queue != 0)
+			rc = vkg_queue_wait_event(plan->dev, 0, plan->order_ev, st);
+		if (rc == VKG_OK)
+			plan->order_queue = 0;
+		return rc;
+	}
+	if (plan->order_queue == 0) {
+		if (!plan->device_pending)
+			return VKG_OK;
+		if (!plan->order_ev && (rc = vkg_event_create(plan->dev, &plan->order_ev, st)) != VKG_OK)
+			return rc;
+		rc = vkg_event_record(plan->dev, 0, plan->order_ev, st);
+		if (rc == VKG_OK)
+			rc = vkg_queue_wait_event(plan->dev, queue, plan->order_ev, st);
+		return rc;
+	}
+	if (plan->order_queue != queue)
+		rc = vkg_queue_wait_event(plan->dev, queue, plan->order_ev, st);
+	return rc;
+}
+
+/* order_release marks the end of the plan's use of queue in this call. */
+static int order_release(vkg_plan *plan, uint64_t queue, vkg_status *st)
+{
+	int rc;
+	queue = canonical_queue(plan, queue);
+	if (queue == 0) {
+		plan->device_pending = 1;
+		plan->order_queue = 0;
+		return VKG_OK;
+	}
+	/* recorded now, while the queue (perhaps a caller's stream) surely exists */
+	if (!plan->order_ev && (rc = vkg_event_create(plan->dev, &plan->order_ev, st)) != VKG_OK)
+		return rc;
+	rc = vkg_event_record(plan->dev, queue, plan->order_ev, st);
+	if (rc == VKG_OK) {
+		plan->order_queue = queue;
+		plan->device_pending = 0;
+	}
+	return rc;
+}
+
+/* enqueue runs the transform on buffer/real_buffer (0: the plan's own) on queue. */
+static int enqueue(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, uint64_t queue,
+		   vkg_status *st)
+{
+#if VKFFT_BACKEND == 0
+	double s = inverse ? plan->params.inverse_scale : plan->params.forward_scale;
+	return vk_run_on(plan, inverse, buffer, real_buffer, queue, s == 0.0 ? 1.0 : s, st);
+#else
+	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
+	VkFFTResult r;
+	int is_r2c = plan->params.kind == VKG_R2C;
+	double scale = inverse ? plan->params.inverse_scale : plan->params.forward_scale;
+
+	/* VkFFT stores these pointers in the application: they must stay valid */
+	plan->launch_buffer = buffer ? native_mem(buffer) : plan->buffer;
+	lp.buffer = &plan->launch_buffer;
+	if (is_r2c) {
+		plan->launch_real = real_buffer ? native_mem(real_buffer) : plan->real;
+		lp.inputBuffer = &plan->launch_real;
+	}
+#if VKFFT_BACKEND == 1
+	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
+#else
+	plan->launch_queue = queue ? (cl_command_queue)(uintptr_t)queue
+				   : *(cl_command_queue *)plan->native.queue;
+	lp.commandQueue = &plan->launch_queue;
+#endif
+	vkg_log_reset();
+	r = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
+	if (r != VKFFT_SUCCESS)
+		return vkg_vkfft_fail(st, r, inverse ? "inverse FFT failed" : "forward FFT failed");
+	if (scale != 1.0 && scale != 0.0) {
+		vkg_mem out;
+		uint64_t n;
+		if (is_r2c && inverse) {
+			out = (vkg_mem)(uintptr_t)plan->launch_real;
+			n = plan->real_count;
+		} else {
+			out = (vkg_mem)(uintptr_t)plan->launch_buffer;
+			n = 2 * plan->complex_count;
+		}
+		return vkg_mem_scale_on(plan->dev, queue, out, n, plan->params.double_precision, scale, st);
+	}
+	return VKG_OK;
+#endif
+}
+
+/* ---- the plan's side of a vkg_run (vkg_xfer.h) ---- */
+
+static int run_claim(const vkg_run *run, uint64_t queue, vkg_status *st)
+{
+	return order_claim(run->owner, queue, st);
+}
+
+static int run_launch(const vkg_run *run, uint64_t queue, vkg_status *st)
+{
+	return enqueue(run->owner, run->inverse, 0, 0, queue, st);
+}
+
+static int run_release(const vkg_run *run, uint64_t queue, vkg_status *st)
+{
+	return order_release(run->owner, queue, st);
+}
+
+/* describe fills the plan's two run descriptors: for R2C the real side is the input of
+ * the forward transform and the output of the inverse. */
+static void describe(vkg_plan *plan)
+{
+	vkg_mem cbuf = (vkg_mem)(uintptr_t)plan->buffer;
+	vkg_mem rbuf = (vkg_mem)(uintptr_t)plan->real;
+	int is_r2c = plan->params.kind == VKG_R2C;
+	int inverse;
+	for (inverse = 0; inverse < 2; inverse++) {
+		vkg_run *r = &plan->runs[inverse];
+		r->dev = plan->dev;
+		r->in = is_r2c && !inverse ? rbuf : cbuf;
+		r->out = is_r2c && inverse ? rbuf : cbuf;
+		r->in_bytes = is_r2c && !inverse ? plan->real_size : plan->buffer_size;
+		r->out_bytes = is_r2c && inverse ? plan->real_size : plan->buffer_size;
+		r->claim = run_claim;
+		r->launch = run_launch;
+		r->release = run_release;
+		r->owner = plan;
+		r->inverse = inverse;
+	}
+}
+
+const vkg_run *vkg_plan_run_desc(const vkg_plan *plan, int inverse)
+{
+	return &plan->runs[inverse ? 1 : 0];
+}
+
+#ifdef VKG_FAULTS
+/* What a failed kernel compile looks like to the capture: a long compiler log. */
+static VkFFTResult injected_compile_failure(void)
+{
+	int i;
+	for (i = 0; i < 200; i++)
+		vkg_capture_printf("injected.cl:%d:1: error: line %d of a long compiler log\n", i + 1, i + 1);
+	vkg_capture_printf("END OF THE INJECTED LOG\n");
+	return VKFFT_ERROR_FAILED_TO_COMPILE_PROGRAM;
+}
 #endif
 
 int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, vkg_status *st)
@@ -183,6 +398,19 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.coalescedMemory = p->coalesced_memory;
 	if (p->aim_threads)
 		c.aimThreads = p->aim_threads;
+#if VKFFT_BACKEND == 3
+	/* A CPU device (PoCL) offers megabytes of "local" memory, and VkFFT then puts whole
+	 * sequences of up to 256K points into one work-group. PoCL keeps each work-item's
+	 * private values in arrays on its worker thread's stack, which such a work-group
+	 * overflows (sizes such as 262144, 65984 or 1055744 took 10–60 MiB and crashed the
+	 * process on the usual 8 MiB). Sized like a GPU's, work-groups stay under ~1.3 MiB of
+	 * stack, and the large transforms run faster, not slower. */
+	{
+		const vkg_device_info *info = vkg_device_get_info(dev);
+		if (info->host_memory && (info->local_mem == 0 || info->local_mem > VKG_CPU_LOCAL_MEMORY))
+			c.sharedMemorySize = VKG_CPU_LOCAL_MEMORY;
+	}
+#endif
 	if (p->register_boost) {
 		c.registerBoost = p->register_boost;
 		c.registerBoost4Step = p->register_boost;
@@ -226,6 +454,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	} else if (p->save) {
 		c.saveApplicationToString = 1;
 	}
+	describe(plan);
 
 	rc = vkg_ctx_enter(dev, st);
 	if (rc)
@@ -235,7 +464,12 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	cloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	old = cloc ? uselocale(cloc) : (locale_t)0;
 	vkg_log_reset();
-	r = initializeVkFFT(plan->app, c);
+#ifdef VKG_FAULTS
+	if (VKG_FAULT(VKG_FAULT_COMPILE_LOG))
+		r = injected_compile_failure();
+	else
+#endif
+		r = initializeVkFFT(plan->app, c);
 	if (cloc) {
 		uselocale(old);
 		freelocale(cloc);
@@ -282,10 +516,18 @@ void vkg_plan_drop_binary(vkg_plan *plan)
 void vkg_plan_destroy(vkg_plan *plan)
 {
 	vkg_status st;
+	int entered;
 	if (!plan)
 		return;
 	/* deleteVkFFT frees device memory, which on CUDA needs the context current */
-	int entered = vkg_ctx_enter(plan->dev, &st) == VKG_OK;
+	entered = vkg_ctx_enter(plan->dev, &st) == VKG_OK;
+	/* the plan's buffers go back to the allocation cache: nothing may still use them */
+	if (plan->order_ev) {
+		vkg_event_sync(plan->dev, plan->order_ev, &st);
+		vkg_event_destroy(plan->dev, plan->order_ev);
+	}
+	if (plan->device_pending)
+		vkg_device_sync(plan->dev, &st);
 #if VKFFT_BACKEND == 0
 	vk_plan_quiesce(plan); /* deleteVkFFT destroys pipelines and buffers the queue may use */
 #endif
@@ -299,138 +541,26 @@ void vkg_plan_destroy(vkg_plan *plan)
 	free(plan);
 }
 
-static int run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, uint64_t queue,
-		  double scale, vkg_status *st)
+int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
+			vkg_mem copy_from, uint64_t queue, vkg_status *st)
 {
-#if VKFFT_BACKEND == 0
-	return vk_run_on(plan, inverse, buffer, real_buffer, queue, scale, st);
-#else
-	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
-	VkFFTResult r;
-	int is_r2c = plan->params.kind == VKG_R2C;
-
-	/* VkFFT stores these pointers in the application: they must stay valid */
-	plan->launch_buffer = buffer ? native_mem(buffer) : plan->buffer;
-	lp.buffer = &plan->launch_buffer;
-	if (is_r2c) {
-		plan->launch_real = real_buffer ? native_mem(real_buffer) : plan->real;
-		lp.inputBuffer = &plan->launch_real;
-	}
-#if VKFFT_BACKEND == 1
-	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
-#else
-	plan->launch_queue = queue ? (cl_command_queue)(uintptr_t)queue
-				   : *(cl_command_queue *)plan->native.queue;
-	lp.commandQueue = &plan->launch_queue;
-#endif
-	vkg_log_reset();
-	r = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
-	if (r != VKFFT_SUCCESS)
-		return vkg_vkfft_fail(st, r, inverse ? "inverse FFT failed" : "forward FFT failed");
-	if (scale != 1.0) {
-		vkg_mem out;
-		uint64_t n;
-		if (is_r2c && inverse) {
-			out = (vkg_mem)(uintptr_t)plan->launch_real;
-			n = plan->real_count;
-		} else {
-			out = (vkg_mem)(uintptr_t)plan->launch_buffer;
-			n = 2 * plan->complex_count;
-		}
-		return vkg_mem_scale_on(plan->dev, queue, out, n, plan->params.double_precision, scale, st);
-	}
-	return VKG_OK;
-#endif
-}
-
-int vkg_plan_run(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, double scale,
-		 vkg_status *st)
-{
-	return run_on(plan, inverse, buffer, real_buffer, 0, scale, st);
-}
-
-int vkg_plan_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
-		    vkg_mem copy_from, uint64_t queue, double scale, int wait, vkg_status *st)
-{
-	int rc = vkg_ctx_enter(plan->dev, st);
+	vkg_status release_st;
+	int rc = vkg_ctx_enter(plan->dev, st), r2;
 	if (rc)
 		return rc;
-	if (copy_from)
+	rc = order_claim(plan, queue, st);
+	if (rc == VKG_OK && copy_from)
 		rc = vkg_mem_copy_on(plan->dev, queue, buffer, copy_from, plan->buffer_size, st);
 	if (rc == VKG_OK)
-		rc = run_on(plan, inverse, buffer, real_buffer, queue, scale, st);
-	if (rc == VKG_OK && wait)
-		rc = vkg_queue_sync(plan->dev, queue, st);
+		rc = enqueue(plan, inverse, buffer, real_buffer, queue, st);
+#if VKFFT_BACKEND == 0
+	/* the caller returns with the work queued: start it unless the queue is busy */
+	if (rc == VKG_OK)
+		rc = vkg_vk_queue_kick(plan->dev, queue, st);
+#endif
+	r2 = order_release(plan, queue, rc == VKG_OK ? st : &release_st);
+	if (rc == VKG_OK)
+		rc = r2;
 	vkg_ctx_leave(plan->dev);
 	return rc;
-}
-
-int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
-			vkg_mem copy_from, double scale, int wait, vkg_status *st)
-{
-	return vkg_plan_run_on(plan, inverse, buffer, real_buffer, copy_from, 0, scale, wait, st);
-}
-
-int vkg_plan_run_host(vkg_plan *plan, int inverse, void *dst, uint64_t dst_bytes, const void *src,
-		      uint64_t src_bytes, double scale, vkg_status *st)
-{
-	vkg_mem in, out;
-	vkg_status plan_sync_st;
-	int rc = vkg_plan_check_io(plan, inverse, dst_bytes, src_bytes, st);
-	if (rc)
-		return rc;
-	vkg_plan_io_buffers(plan, inverse, &in, &out);
-	rc = vkg_ctx_enter(plan->dev, st);
-	if (rc)
-		return rc;
-#if VKFFT_BACKEND == 0
-	vkg_vk_queue_hold(plan->dev, 0, 1); /* upload, transform, download: one submission */
-#endif
-	rc = vkg_mem_write(plan->dev, in, 0, src, src_bytes, st);
-	if (rc == VKG_OK)
-		rc = vkg_plan_run(plan, inverse, 0, 0, scale, st);
-#if VKFFT_BACKEND == 0
-	vkg_vk_queue_hold(plan->dev, 0, 0);
-#endif
-	if (rc == VKG_OK)
-		rc = vkg_mem_read(plan->dev, dst, out, 0, dst_bytes, st);
-	else
-		vkg_device_sync(plan->dev, &plan_sync_st); /* src may still be read by the queue */
-	vkg_ctx_leave(plan->dev);
-	return rc;
-}
-
-/* ---- accessors for the staging layer (vkg_stage.c) ---- */
-
-void vkg_plan_io_bytes(vkg_plan *plan, int inverse, uint64_t *in_bytes, uint64_t *out_bytes)
-{
-	int is_r2c = plan->params.kind == VKG_R2C;
-	*in_bytes = is_r2c && !inverse ? plan->real_size : plan->buffer_size;
-	*out_bytes = is_r2c && inverse ? plan->real_size : plan->buffer_size;
-}
-
-void vkg_plan_io_buffers(vkg_plan *plan, int inverse, vkg_mem *in, vkg_mem *out)
-{
-	vkg_mem cbuf = (vkg_mem)(uintptr_t)plan->buffer;
-	vkg_mem rbuf = (vkg_mem)(uintptr_t)plan->real;
-	int is_r2c = plan->params.kind == VKG_R2C;
-	*in = is_r2c && !inverse ? rbuf : cbuf;
-	*out = is_r2c && inverse ? rbuf : cbuf;
-}
-
-int vkg_plan_check_io(vkg_plan *plan, int inverse, uint64_t dst_bytes, uint64_t src_bytes, vkg_status *st)
-{
-	uint64_t in_bytes, out_bytes;
-	vkg_plan_io_bytes(plan, inverse, &in_bytes, &out_bytes);
-	if (src_bytes != in_bytes || dst_bytes != out_bytes)
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "buffer sizes %llu -> %llu bytes do not match the plan",
-				(unsigned long long)src_bytes, (unsigned long long)dst_bytes);
-	return VKG_OK;
-}
-
-vkg_device *vkg_plan_device(vkg_plan *plan) { return plan->dev; }
-
-int vkg_plan_run_queue(vkg_plan *plan, int inverse, uint64_t queue, double scale, vkg_status *st)
-{
-	return run_on(plan, inverse, 0, 0, queue, scale, st);
 }

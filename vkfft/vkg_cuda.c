@@ -309,11 +309,6 @@ int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuStreamSynchronize");
 }
 
-int vkg_mem_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
-{
-	return vkg_mem_copy_on(dev, 0, dst, src, bytes, st);
-}
-
 int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
 		    vkg_status *st)
 {
@@ -417,12 +412,6 @@ static int load_scale(vkg_device *dev, vkg_status *st)
 		return cu_fail(st, r, "cuModuleGetFunction");
 	}
 	return VKG_OK;
-}
-
-int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision, double factor,
-		  vkg_status *st)
-{
-	return vkg_mem_scale_on(dev, 0, mem, n, double_precision, factor, st);
 }
 
 int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,

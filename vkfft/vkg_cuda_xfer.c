@@ -1,4 +1,4 @@
-//go:build cuda
+//go:build cuda && !opencl
 
 /* vkg_cuda_xfer.c — the transfer primitives of vkg_xfer.h on CUDA: pinned host memory,
  * non-blocking streams, asynchronous copies and events. The caller has entered the

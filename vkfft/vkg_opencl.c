@@ -1,6 +1,7 @@
 //go:build opencl || (!cuda && !vulkan)
 
 /* vkg_opencl.c — devices and memory through OpenCL (VKFFT_BACKEND 3). */
+#define _GNU_SOURCE
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
@@ -38,13 +39,55 @@ static int cl_fail(vkg_status *st, cl_int err, const char *what)
 	return vkg_fail(st, code, err, "OpenCL %s failed with error %d", what, err);
 }
 
+/* PoCL, the CPU device, runs work-groups on worker threads that it creates when its
+ * devices are first queried, with the process's default thread stack, and keeps the
+ * work-items' private values in arrays on that stack. vkg_plan_create keeps VkFFT's
+ * work-groups within about 1.3 MiB of it; a host whose default stack is smaller than
+ * that (ulimit -s) would still crash. So the first device query raises the default to
+ * VKG_WORKER_STACK while the OpenCL implementations initialise their devices, then puts
+ * it back. (An implementation the host initialised earlier keeps its threads as they are.) */
+#define VKG_WORKER_STACK ((size_t)16 << 20)
+
+static void init_platforms(void)
+{
+	cl_platform_id plats[32];
+	cl_uint np = 0, i;
+#ifdef __GLIBC__
+	pthread_attr_t attr;
+	size_t old = 0;
+	int raised = 0;
+	if (pthread_getattr_default_np(&attr) == 0) {
+		if (pthread_attr_getstacksize(&attr, &old) == 0 && old < VKG_WORKER_STACK &&
+		    pthread_attr_setstacksize(&attr, VKG_WORKER_STACK) == 0 && pthread_setattr_default_np(&attr) == 0)
+			raised = 1;
+		pthread_attr_destroy(&attr);
+	}
+#endif
+	if (clGetPlatformIDs(32, plats, &np) == CL_SUCCESS)
+		for (i = 0; i < np && i < 32; i++) {
+			cl_uint nd = 0;
+			clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+		}
+#ifdef __GLIBC__
+	if (raised && pthread_getattr_default_np(&attr) == 0) {
+		if (pthread_attr_setstacksize(&attr, old) == 0)
+			pthread_setattr_default_np(&attr);
+		pthread_attr_destroy(&attr);
+	}
+#endif
+}
+
+static pthread_once_t platforms_once = PTHREAD_ONCE_INIT;
+
 /* Finds the ordinal-th device across all platforms, in platform order. */
 static int find_device(int ordinal, cl_platform_id *plat, cl_device_id *dev, int *count, vkg_status *st)
 {
 	cl_uint np = 0, i;
 	cl_platform_id plats[32];
 	int seen = 0;
-	cl_int err = clGetPlatformIDs(32, plats, &np);
+	cl_int err;
+	pthread_once(&platforms_once, init_platforms);
+	err = clGetPlatformIDs(32, plats, &np);
 	if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: no ICD installed */ || np == 0)
 		np = 0;
 	else if (err != CL_SUCCESS)
@@ -107,6 +150,11 @@ static void fill_info(cl_platform_id p, cl_device_id d, vkg_device_info *info)
 	info->vendor_id = vid;
 	info_string(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
 	info->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+	{
+		cl_ulong local = 0;
+		clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+		info->local_mem = local;
+	}
 	{
 		cl_device_type type = 0;
 		clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
@@ -243,11 +291,6 @@ static cl_command_queue queue_of(vkg_device *dev, uint64_t queue)
 	return queue ? (cl_command_queue)(uintptr_t)queue : dev->queue;
 }
 
-int vkg_mem_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
-{
-	return vkg_mem_copy_on(dev, 0, dst, src, bytes, st);
-}
-
 int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
 		    vkg_status *st)
 {
@@ -309,12 +352,6 @@ fail:
 	clReleaseProgram(dev->scale_prog);
 	dev->scale_prog = NULL;
 	return cl_fail(st, err, "building the normalisation kernel");
-}
-
-int vkg_mem_scale(vkg_device *dev, vkg_mem mem, uint64_t n, int double_precision, double factor,
-		  vkg_status *st)
-{
-	return vkg_mem_scale_on(dev, 0, mem, n, double_precision, factor, st);
 }
 
 int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,

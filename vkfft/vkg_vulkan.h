@@ -39,14 +39,14 @@ VkResult vkg_vk_queue_submit(VkQueue queue, uint32_t count, const VkSubmitInfo *
 
 /* Recording into a queue's current batch. begin locks the queue, makes sure a command
  * buffer is recording, orders what follows after everything recorded before (a memory
- * barrier) and returns it; end unlocks and submits the batch when the device has nothing
- * else to do or the batch has grown long. ticket is the timeline value at which what was
- * recorded has finished. */
+ * barrier) and returns it; end unlocks, submitting the batch only if it has grown long.
+ * ticket is the timeline value at which what was recorded has finished. */
 int vkg_vk_record_begin(vkg_device *dev, uint64_t queue, VkCommandBuffer *cb, vkg_status *st);
 int vkg_vk_record_end(vkg_device *dev, uint64_t queue, uint64_t *ticket, vkg_status *st);
-/* While held, record_end leaves the batch for the caller to submit (a host round trip
- * that ends with a blocking read goes out as one submission). */
-void vkg_vk_queue_hold(vkg_device *dev, uint64_t queue, int hold);
+/* Submits the queue's batch unless the device already holds two of its batches: for an
+ * entry point that returns with work queued (record_end leaves that to the caller, so a
+ * host round trip that ends in a blocking read goes out as one submission). */
+int vkg_vk_queue_kick(vkg_device *dev, uint64_t queue, vkg_status *st);
 
 /* A queue and a ticket on it: what a plan remembers about its last use. wait submits the
  * queue's batch if the ticket is still in it, then waits for the ticket; a queue that was

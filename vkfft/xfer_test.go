@@ -8,7 +8,7 @@ import (
 )
 
 // withStaging forces the staged path for every size on testDev for one test.
-func withStaging(t *testing.T, threshold int64) {
+func withStaging(t testing.TB, threshold int64) {
 	saved := testDev.stageMin.Load()
 	testDev.SetStagingThreshold(threshold)
 	t.Cleanup(func() { testDev.SetStagingThreshold(saved) })
@@ -27,9 +27,10 @@ func TestStagedHostTransfers(t *testing.T) {
 
 	testDev.SetStagingThreshold(0)
 	staged := make([]complex64, p.Len())
+	before := testDev.staging.staged.Load()
 	require.NoError(t, p.Forward(staged, x))
 	require.Equal(t, direct, staged)
-	require.NotNil(t, testDev.stager, "the staged path was taken")
+	require.Equal(t, before+1, testDev.staging.staged.Load(), "the staged path was taken")
 
 	inplace := append([]complex64(nil), x...)
 	require.NoError(t, p.Forward(inplace, inplace))
@@ -230,13 +231,24 @@ func TestZeroAllocationsTransfers(t *testing.T) {
 	calls := map[string]func() error{
 		"staged Forward":    func() error { return p.Forward(y, x) },
 		"pinned Forward":    func() error { return p.Forward(out.Slice(), in.Slice()) },
-		"ForwardAsync+Wait": func() error { _ = p.ForwardAsync(s, out, in); return s.Wait() },
+		"ForwardAsync+Wait": func() error {
+			if err := p.ForwardAsync(s, out, in); err != nil {
+				return err
+			}
+			return s.Wait()
+		},
 		"Pipeline staged":   func() error { return pl.Forward(y, x) },
 		"Pipeline pinned":   func() error { return pl.Forward(out.Slice(), in.Slice()) },
 	}
 	for name, f := range calls {
 		require.NoError(t, f(), name)
-		allocs := testing.AllocsPerRun(20, func() { _ = f() })
+		var failed error
+		allocs := testing.AllocsPerRun(20, func() {
+			if err := f(); err != nil && failed == nil {
+				failed = err
+			}
+		})
+		require.NoError(t, failed, name)
 		require.Zero(t, allocs, "%s allocates %.1f times per call", name, allocs)
 	}
 }

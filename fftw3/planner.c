@@ -1,0 +1,411 @@
+/* planner.c — picks the engine for each FFTW plan: the GPU (libvkfftgo) for the
+ * problems it takes that are large enough to win over a host round trip, the real FFTW
+ * for the rest; NULL where neither can, as FFTW returns NULL when it cannot plan. One
+ * lock serialises planning and destruction (FFTW's planner is not thread-safe either;
+ * execution needs no lock here). */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "abi.h"
+#include "vfw.h"
+
+static pthread_mutex_t planner_mu = PTHREAD_MUTEX_INITIALIZER;
+static int nthreads_of[2] = { 1, 1 };
+
+/* The smallest problem the threshold measurement looks at (16^3): smaller problems go
+ * to FFTW without opening the device, unless VKFFTGO_FFTW_MIN_SIZE says otherwise. */
+enum { VFW_MEASURE_MIN = 4096 };
+
+double vfw_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int env_flag(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+/* VKFFTGO_FFTW_LOG: 1 one line per plan (engine, why, planning time), 2 also one line
+ * per execute with its time. */
+int vfw_log_enabled(void)
+{
+	static int level = -1;
+	if (level < 0) {
+		const char *v = getenv("VKFFTGO_FFTW_LOG");
+		level = v && *v ? atoi(v) : 0;
+		if (level < 0 || (level == 0 && v && *v && strcmp(v, "0")))
+			level = 1;
+	}
+	return level;
+}
+
+void vfw_log(const char *fmt, ...)
+{
+	if (!vfw_log_enabled())
+		return;
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = snprintf(line, sizeof line, "vkfftgo-fftw3: ");
+	n += vsnprintf(line + n, sizeof line - 1 - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof line - 2)
+		n = (int)sizeof line - 2;
+	line[n] = '\n';
+	line[n + 1] = 0;
+	fputs(line, stderr); /* one write per line: lines of threads do not interleave */
+}
+
+/* ---- statistics (VKFFTGO_FFTW_STATS=1 prints them at exit) ---- */
+static struct {
+	int64_t plans_gpu, plans_gpu_cached, plans_cpu, plans_null;
+	int64_t exec_gpu, exec_cpu, exec_fallback;
+	double t_exec_gpu, t_exec_cpu, t_plan;
+} stats;
+static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void vfw_stat_exec(const vfw_plan *p, double seconds)
+{
+	if (vfw_log_enabled() >= 2)
+		vfw_log("execute %s on %s: %.3f ms", p->desc, p->engine == VFW_ENGINE_GPU ? "gpu" : "fftw", seconds * 1e3);
+	pthread_mutex_lock(&stats_mu);
+	if (p->engine == VFW_ENGINE_GPU) {
+		stats.exec_gpu++;
+		stats.t_exec_gpu += seconds;
+	} else {
+		stats.exec_cpu++;
+		stats.t_exec_cpu += seconds;
+	}
+	pthread_mutex_unlock(&stats_mu);
+}
+
+static void print_stats(void)
+{
+	fprintf(stderr,
+		"vkfftgo-fftw3: stats: plans gpu %" PRId64 " (%" PRId64 " from the plan cache) fftw %" PRId64
+		" null %" PRId64 "; planning %.3f s; executes gpu %" PRId64 " %.3f s, fftw %" PRId64
+		" %.3f s, gpu failures run on fftw %" PRId64 "\n",
+		stats.plans_gpu, stats.plans_gpu_cached, stats.plans_cpu, stats.plans_null, stats.t_plan,
+		stats.exec_gpu, stats.t_exec_gpu, stats.exec_cpu, stats.t_exec_cpu, stats.exec_fallback);
+}
+
+static void stats_init(void)
+{
+	static int done;
+	if (!done) {
+		done = 1;
+		if (env_flag("VKFFTGO_FFTW_STATS"))
+			atexit(print_stats);
+	}
+}
+
+/* ---- threads: the GPU ignores them; the real planner plans with them ---- */
+void vfw_set_nthreads(int prec, int n)
+{
+	pthread_mutex_lock(&planner_mu);
+	nthreads_of[prec] = n < 1 ? 1 : n;
+	pthread_mutex_unlock(&planner_mu);
+}
+
+int vfw_get_nthreads(int prec)
+{
+	pthread_mutex_lock(&planner_mu);
+	int n = nthreads_of[prec];
+	pthread_mutex_unlock(&planner_mu);
+	return n;
+}
+
+/* ---- descriptions ---- */
+static const char *kind_name(int kind)
+{
+	switch (kind) {
+	case VFW_C2C: return "c2c";
+	case VFW_R2C: return "r2c";
+	case VFW_C2R: return "c2r";
+	case VFW_R2R: return "r2r";
+	case VFW_SPLIT_C2C: return "split c2c";
+	case VFW_SPLIT_R2C: return "split r2c";
+	case VFW_SPLIT_C2R: return "split c2r";
+	}
+	return "?";
+}
+
+static void describe(const vfw_problem *pb, char *buf, size_t cap)
+{
+	size_t k = 0;
+#define PUT(...) do { int w_ = snprintf(buf + k, k < cap ? cap - k : 0, __VA_ARGS__); if (w_ > 0) k += (size_t)w_; } while (0)
+	PUT("%s %s", pb->prec == VFW_SINGLE ? "f32" : "f64", kind_name(pb->kind));
+	if (pb->kind == VFW_C2C)
+		PUT(pb->sign == FFTW_FORWARD ? " forward" : " backward");
+	PUT(" ");
+	if (pb->rank == 0)
+		PUT("rank-0");
+	for (int i = 0; i < pb->rank && k < cap; i++)
+		PUT("%s%td", i ? "x" : "", pb->dims[i].n);
+	if (pb->hrank == VFW_RNK_MINFTY) {
+		PUT(" howmany -inf");
+	} else {
+		int64_t h = 1;
+		for (int i = 0; i < pb->hrank; i++)
+			h *= (int64_t)pb->hdims[i].n;
+		if (h != 1)
+			PUT(" howmany %" PRId64, h);
+	}
+	int inplace = pb->kind >= VFW_SPLIT_C2C ? (pb->ri == pb->ro || pb->in == pb->ro || pb->ri == pb->out)
+						 : pb->in == pb->out;
+	PUT(", %s", inplace ? "in-place" : "out-of-place");
+#undef PUT
+	if (k >= cap && cap > 0)
+		buf[cap - 1] = 0;
+}
+
+int vfw_plan_print(const vfw_plan *p, char *buf, size_t cap)
+{
+	return snprintf(buf, cap, "(vkfftgo-gpu %s on %s)", p->desc, vfw_gpu_device_name());
+}
+
+vfw_plan *vfw_plan_check(const void *p0, int prec, const char *api)
+{
+	const vfw_plan *p = (const vfw_plan *)p0;
+	if (!p) {
+		fprintf(stderr, "vkfftgo-fftw3: %s called with a NULL plan; nothing done\n", api);
+		return NULL;
+	}
+	if (p->magic != VFW_PLAN_MAGIC) {
+		fprintf(stderr, "vkfftgo-fftw3: %s called with something that is not a live plan; nothing done\n", api);
+		return NULL;
+	}
+	if (p->prec != prec) {
+		fprintf(stderr, "vkfftgo-fftw3: %s called with a %s-precision plan; nothing done\n", api,
+			p->prec == VFW_SINGLE ? "single" : "double");
+		return NULL;
+	}
+	return (vfw_plan *)p;
+}
+
+/* GPU flop estimate with FFTW's conventions (5 N log2 N per complex transform, half for
+ * real ones), split into adds and multiplies as a radix-2 FFT would. */
+static void estimate_flops(vfw_plan *p, const vfw_problem *pb)
+{
+	double n = 1, howmany = 1;
+	for (int i = 0; i < pb->rank; i++)
+		n *= (double)pb->dims[i].n;
+	for (int i = 0; pb->hrank != VFW_RNK_MINFTY && i < pb->hrank; i++)
+		howmany *= (double)pb->hdims[i].n;
+	double lg = 0;
+	for (double m = n; m > 1; m /= 2)
+		lg += 1;
+	double total = 5 * n * lg * howmany * (pb->kind == VFW_C2C ? 1 : 0.5);
+	p->add = total * 0.6;
+	p->mul = total * 0.4;
+	p->fma = 0;
+}
+
+static int env_min_size(int64_t *out)
+{
+	const char *v = getenv("VKFFTGO_FFTW_MIN_SIZE");
+	if (!v || !*v)
+		return 0;
+	char *end;
+	long long x = strtoll(v, &end, 10);
+	if (*end || x < 0) {
+		static int warned;
+		if (!warned) {
+			warned = 1;
+			fprintf(stderr, "vkfftgo-fftw3: VKFFTGO_FFTW_MIN_SIZE=%s is not a non-negative integer; ignored\n", v);
+		}
+		return 0;
+	}
+	*out = x;
+	return 1;
+}
+
+static int keep_problem(vfw_plan *p, const vfw_problem *pb)
+{
+	int hr = pb->hrank == VFW_RNK_MINFTY ? 0 : pb->hrank;
+	p->rank = pb->rank;
+	p->hrank = pb->hrank;
+	p->dims = (vfw_dim *)malloc(sizeof(vfw_dim) * (size_t)(pb->rank + hr + 1));
+	if (!p->dims)
+		return 0;
+	memcpy(p->dims, pb->dims, sizeof(vfw_dim) * (size_t)pb->rank);
+	p->hdims = p->dims + pb->rank;
+	if (hr)
+		memcpy(p->hdims, pb->hdims, sizeof(vfw_dim) * (size_t)hr);
+	return 1;
+}
+
+vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
+{
+	double t0 = vfw_now();
+	vfw_plan *p = (vfw_plan *)calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	if (!keep_problem(p, pb)) {
+		free(p);
+		return NULL;
+	}
+	p->prec = pb->prec, p->kind = pb->kind, p->sign = pb->sign, p->flags = pb->flags;
+	p->in = pb->in, p->out = pb->out, p->ri = pb->ri, p->ii = pb->ii, p->ro = pb->ro, p->io = pb->io;
+	describe(pb, p->desc, sizeof p->desc);
+
+	pthread_mutex_lock(&planner_mu);
+	stats_init();
+	int nthreads = nthreads_of[pb->prec];
+	char why[512] = "", gpu_why[512] = "";
+	int64_t elements = 0;
+	int want_gpu = vfw_gpu_takes(pb, &elements, why, sizeof why);
+	int have_cpu = ops->available();
+	int cached = 0;
+
+	if (want_gpu && have_cpu) {
+		int64_t thr;
+		if (env_min_size(&thr)) {
+			if (elements < thr) {
+				want_gpu = 0;
+				snprintf(why, sizeof why, "%" PRId64 " elements < %" PRId64 " (VKFFTGO_FFTW_MIN_SIZE)",
+					 elements, thr);
+			} else {
+				snprintf(gpu_why, sizeof gpu_why, "%" PRId64 " elements >= %" PRId64 " (VKFFTGO_FFTW_MIN_SIZE)",
+					 elements, thr);
+			}
+		} else if (elements < VFW_MEASURE_MIN) {
+			want_gpu = 0;
+			snprintf(why, sizeof why, "%" PRId64 " elements: small problems stay on the CPU (< %d)", elements,
+				 VFW_MEASURE_MIN);
+		} else if (!vfw_gpu_ready(pb->prec, why, sizeof why)) {
+			want_gpu = 0;
+		} else {
+			char src[320];
+			thr = vfw_threshold(ops, nthreads, src, sizeof src);
+			if (elements < thr) {
+				want_gpu = 0;
+				snprintf(why, sizeof why, "%" PRId64 " elements < threshold %" PRId64 " (%s)", elements, thr, src);
+			} else {
+				snprintf(gpu_why, sizeof gpu_why, "%" PRId64 " elements >= threshold %" PRId64 " (%s)", elements,
+					 thr, src);
+			}
+		}
+	} else if (want_gpu) {
+		snprintf(gpu_why, sizeof gpu_why, "%" PRId64 " elements; no real FFTW to compare with", elements);
+	}
+	if (want_gpu && !vfw_gpu_ready(pb->prec, why, sizeof why))
+		want_gpu = 0;
+	if (want_gpu) {
+		char how[256] = "";
+		double tp = vfw_now();
+		p->gpu = vfw_gpu_plan(pb, &cached, how, sizeof how);
+		if (p->gpu) {
+			p->engine = VFW_ENGINE_GPU;
+			estimate_flops(p, pb);
+			vfw_log("%s %s -> gpu: %s; %s%s; planned in %.3f ms", pb->api, p->desc, gpu_why, how,
+				cached ? " (plan cache hit)" : "", (vfw_now() - tp) * 1e3);
+		} else {
+			snprintf(why, sizeof why, "the GPU plan failed: %s", how);
+		}
+	}
+	if (!p->engine && have_cpu) {
+		double tp = vfw_now();
+		p->real = ops->plan(pb, nthreads);
+		if (p->real) {
+			p->engine = VFW_ENGINE_CPU;
+			vfw_log("%s %s -> fftw (%d thread%s): %s; planned in %.3f ms", pb->api, p->desc, nthreads,
+				nthreads == 1 ? "" : "s", why, (vfw_now() - tp) * 1e3);
+		} else {
+			vfw_log("%s %s -> NULL: FFTW %s returned NULL (%s)", pb->api, p->desc, ops->version(), why);
+		}
+	} else if (!p->engine) {
+		vfw_log("%s %s -> NULL: %s, and there is no real FFTW (lib%s.so.3) to fall back on", pb->api, p->desc, why,
+			pb->prec == VFW_SINGLE ? "fftw3f" : "fftw3");
+	}
+	if (p->engine == VFW_ENGINE_GPU) {
+		stats.plans_gpu++;
+		stats.plans_gpu_cached += cached;
+	} else if (p->engine == VFW_ENGINE_CPU) {
+		stats.plans_cpu++;
+	} else {
+		stats.plans_null++;
+	}
+	pthread_mutex_unlock(&planner_mu);
+	pthread_mutex_lock(&stats_mu);
+	stats.t_plan += vfw_now() - t0;
+	pthread_mutex_unlock(&stats_mu);
+
+	if (!p->engine) {
+		free(p->dims);
+		free(p);
+		return NULL;
+	}
+	p->magic = VFW_PLAN_MAGIC;
+	return p;
+}
+
+void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
+{
+	pthread_mutex_lock(&planner_mu);
+	p->magic = 0;
+	if (p->gpu)
+		vfw_gpu_destroy(p->gpu);
+	if (p->real)
+		ops->destroy(p->real);
+	pthread_mutex_unlock(&planner_mu);
+	free(p->dims);
+	free(p);
+}
+
+void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out)
+{
+	static int warned;
+	pthread_mutex_lock(&planner_mu);
+	int first = !warned;
+	warned = 1;
+	void *rp = NULL;
+	if (ops->available()) {
+		vfw_problem pb = { 0 };
+		pb.prec = p->prec, pb.kind = p->kind, pb.sign = p->sign;
+		pb.flags = (p->flags & FFTW_UNALIGNED) | FFTW_ESTIMATE | FFTW_DESTROY_INPUT;
+		pb.rank = p->rank, pb.dims = p->dims, pb.hrank = p->hrank, pb.hdims = p->hdims;
+		pb.in = in, pb.out = out;
+		rp = ops->plan(&pb, nthreads_of[p->prec]);
+	}
+	pthread_mutex_unlock(&planner_mu);
+	pthread_mutex_lock(&stats_mu);
+	stats.exec_fallback++;
+	pthread_mutex_unlock(&stats_mu);
+	if (first)
+		fprintf(stderr, "vkfftgo-fftw3: the GPU could not run %s: %s%s\n", p->desc, vfw_gpu_last_error(),
+			rp ? "; computed by FFTW instead (further failures are not reported)" : "; the output is NOT computed");
+	if (rp) {
+		ops->execute_new(rp, p->kind, in, out);
+		pthread_mutex_lock(&planner_mu);
+		ops->destroy(rp);
+		pthread_mutex_unlock(&planner_mu);
+	}
+}
+
+void vfw_cleanup(void)
+{
+	pthread_mutex_lock(&planner_mu);
+	vfw_gpu_trim();
+	pthread_mutex_unlock(&planner_mu);
+}
+
+/* At exit another thread may still be planning: never wait for it there. */
+int vfw_cleanup_at_exit(void)
+{
+	if (pthread_mutex_trylock(&planner_mu) != 0)
+		return 0;
+	vfw_gpu_trim();
+	pthread_mutex_unlock(&planner_mu);
+	return 1;
+}

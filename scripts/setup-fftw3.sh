@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# setup-fftw3.sh [itk] — what the FFTW3-compatibility tests need, idempotently:
+# libfftw3-dev (FFTW's fftw3.h for the test programs, and the real FFTW libraries the
+# fallback loads), and with "itk" also libinsighttoolkit5-dev (ITK 5.2.1, for
+# tests/itk). Debian bookworm's packages; nothing else on the machine changes.
+set -euo pipefail
+pkgs=(libfftw3-dev)
+[ "${1:-}" = itk ] && pkgs+=(libinsighttoolkit5-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+echo "setup-fftw3: installing ${missing[*]}"
+t0=$SECONDS
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup-fftw3: installed in $((SECONDS - t0)) s"

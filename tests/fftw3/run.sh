@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# tests/fftw3/run.sh BUILD — libvkfftgo_fftw3's tests, run by `make test` (make
+# test-fftw3) after `make lib` has built BUILD. Each step prints what it shows.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+here="$root/tests/fftw3"
+MAKE=${MAKE:-make}
+tmp=$(mktemp -d /tmp/vkfftgo-fftw3.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+CWARN=(-Wall -Wextra -Werror)
+step() { printf '== %s\n' "$*"; }
+uses() { # uses PROGRAM LIB: PROGRAM loads that very file
+  [ "$(ldd "$1" | grep -o "/[^ ]*/$(basename "$2")" | xargs -r readlink -f)" = "$(readlink -f "$2")" ]
+}
+die() { echo "FAIL: $*" >&2; exit 1; }
+# kernels compiled by these tests stay in the test's own cache (also the threshold file)
+export VKFFTGO_CACHE_DIR=${VKFFTGO_CACHE_DIR:-$tmp/cache}
+lib=$(readlink -f "$build/lib/libvkfftgo_fftw3.so")
+
+step "exports: exactly FFTW 3.3.10's fftw_/fftwf_ API (nm -D against fftw3/fftw3.map and fftw3.h)"
+nm -D --defined-only "$lib" | awk '{print $3}' | sort >"$tmp/exported"
+grep -oE '^ *fftwf?_[a-z0-9_]+;' "$root/fftw3/fftw3.map" | tr -d ' ;' | sort >"$tmp/map"
+gcc -E -P /usr/include/fftw3.h | grep -oE '\bfftwf?_[a-z0-9_]+ *[(\[]' | sed 's/ *[(\[]$//' |
+  grep -vE '^fftwf?_complex$' | sort -u >"$tmp/header"
+diff "$tmp/exported" "$tmp/map" >/dev/null || { diff "$tmp/exported" "$tmp/map"; die "exports differ from fftw3.map"; }
+diff "$tmp/header" "$tmp/map" >/dev/null || { diff "$tmp/header" "$tmp/map"; die "fftw3.map differs from fftw3.h's API"; }
+[ "$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" = libvkfftgo_fftw3.so.0 ] || die "SONAME"
+readelf -d "$lib" | grep -q 'NEEDED.*libvkfftgo.so.0' || die "does not link libvkfftgo.so.0"
+readelf -d "$lib" | grep -q 'NEEDED.*libfftw3' && die "links a real FFTW (it must dlopen it)"
+echo "   $(wc -l <"$tmp/exported") symbols ($(grep -c '^fftw_' "$tmp/exported") fftw_, $(grep -c '^fftwf_' "$tmp/exported") fftwf_), SONAME libvkfftgo_fftw3.so.0, needs libvkfftgo.so.0, no libfftw3"
+
+step "our prototypes are FFTW's: fftw3/abi.h compiled after fftw3.h (a differing prototype is an error)"
+printf '#include <fftw3.h>\n#include "abi.h"\nint main(void){ return 0; }\n' >"$tmp/abi.c"
+gcc -std=gnu11 "${CWARN[@]}" -I"$root/fftw3" -c "$tmp/abi.c" -o "$tmp/abi.o"
+mkdir -p "$tmp/wrongabi" # control: one changed return type must not compile
+sed 's/int X(alignment_of)(R \*p);/long X(alignment_of)(R *p);/' "$root/fftw3/abi.h" >"$tmp/wrongabi/abi.h"
+cmp -s "$root/fftw3/abi.h" "$tmp/wrongabi/abi.h" && die "control edit of abi.h did not apply"
+gcc -std=gnu11 -I"$tmp/wrongabi" -c "$tmp/abi.c" -o "$tmp/abi.o" 2>/dev/null && die "a wrong prototype compiled"
+echo "   150 prototypes agree with fftw3.h (a changed one fails to compile)"
+
+step "install into a DESTDIR and move it; C programs built with pkg-config vkfftgo-fftw3 and FFTW's fftw3.h"
+stage="$tmp/stage" prefix=/opt/vkfftgo
+"$MAKE" -s -C "$root" install BUILD="$build" PREFIX="$prefix" DESTDIR="$stage" >/dev/null
+mkdir -p "$tmp/moved"
+mv "$stage$prefix" "$tmp/moved/vkfftgo"
+inst="$tmp/moved/vkfftgo"
+export PKG_CONFIG_PATH="$inst/lib/pkgconfig"
+echo "   cc semantics.c \$(pkg-config --libs vkfftgo-fftw3)  # $(pkg-config --libs vkfftgo-fftw3)"
+for prec in SINGLE DOUBLE; do
+  gcc -std=gnu11 "${CWARN[@]}" -D$prec "$here/semantics.c" $(pkg-config --libs vkfftgo-fftw3) -pthread \
+    -o "$tmp/semantics-$prec"
+done
+ldd "$tmp/semantics-SINGLE" | grep -q 'libfftw3' && die "semantics links a real FFTW"
+uses "$tmp/semantics-SINGLE" "$inst/lib/libvkfftgo_fftw3.so.0" || die "semantics does not use the moved install"
+
+step "FFTW's semantics on the GPU (VKFFTGO_FFTW_MIN_SIZE=0): c2c/r2c/c2r rank 1-3, in/out of place, many, guru64, new-array, threads, flags, wisdom"
+for prec in SINGLE DOUBLE; do
+  VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 "$tmp/semantics-$prec" 2>"$tmp/sem-$prec.log" ||
+    { cat "$tmp/sem-$prec.log"; die "semantics $prec"; }
+  grep -q -- '-> gpu' "$tmp/sem-$prec.log" || die "no plan went to the GPU"
+  grep -q -- 'r2r .* -> fftw (1 thread): r2r kinds are not on the GPU' "$tmp/sem-$prec.log" || die "r2r did not go to FFTW"
+  grep -q -- 'split c2c .* -> fftw' "$tmp/sem-$prec.log" || die "split arrays did not go to FFTW"
+  hits=$(grep -c 'r2c 16x8x12, out-of-place -> gpu.*(plan cache hit)' "$tmp/sem-$prec.log" || true)
+  [ "$hits" = 4 ] || die "plan churn: $hits of 4 re-created plans came from the plan cache"
+  if nm -D --defined-only "$build/lib/libvkfftgo.so" | grep -q ' vkfftgo_host_register$'; then
+    grep -q 'page-locked an fftw_malloc block of 2097152 bytes' "$tmp/sem-$prec.log" ||
+      die "fftw_malloc memory was not page-locked (vkfftgo_host_register)"
+    pin="fftw_malloc blocks page-locked on first use"
+  else
+    grep -q 'this libvkfftgo has no vkfftgo_host_register' "$tmp/sem-$prec.log" || die "no word on page-locking"
+    pin="fftw_malloc memory staged (this libvkfftgo has no vkfftgo_host_register)"
+  fi
+  echo "   $prec: $pin"
+  echo "   $prec: $(grep -c -- '-> gpu' "$tmp/sem-$prec.log") plans on the GPU, $(grep -c -- '-> fftw' "$tmp/sem-$prec.log") on FFTW; a plan re-created 4 times came from the plan cache 4 times"
+done
+
+step "AddressSanitizer: the library and the semantics test built with -fsanitize=address, leaks checked"
+mkdir -p "$tmp/asan"
+cp -a "$build/lib" "$build/include" "$tmp/asan/"
+CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" "$root/scripts/build-fftw3.sh" "$tmp/asan" >/dev/null
+for prec in SINGLE DOUBLE; do
+  gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer -D$prec "$here/semantics.c" -L"$tmp/asan/lib" \
+    -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -lm -pthread -o "$tmp/asan/semantics-$prec"
+  VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+    "$tmp/asan/semantics-$prec" >"$tmp/asan/$prec.log" 2>&1 || { cat "$tmp/asan/$prec.log"; die "AddressSanitizer ($prec)"; }
+  grep -q 'Sanitizer' "$tmp/asan/$prec.log" && { cat "$tmp/asan/$prec.log"; die "AddressSanitizer report ($prec)"; }
+  echo "   $(grep "^semantics (" "$tmp/asan/$prec.log"): no AddressSanitizer or LeakSanitizer report"
+done
+
+step "without a real FFTW (VKFFTGO_FFTW_REAL=off): GPU problems still work, r2r is NULL as FFTW returns when it cannot plan"
+VKFFTGO_FFTW_REAL=off VKFFTGO_FFTW_LOG=1 "$tmp/semantics-SINGLE" gpu-only 2>"$tmp/gpuonly.log" ||
+  { cat "$tmp/gpuonly.log"; die "gpu-only semantics"; }
+grep -- '-> NULL' "$tmp/gpuonly.log" | head -n 2 | sed 's/^/   /'
+
+step "a CMake consumer: find_package(VkFFTGo) + target_link_libraries(... VkFFTGo::fftw3)"
+cmake -S "$here/cmake" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$inst" >"$tmp/cmake.log" || { cat "$tmp/cmake.log"; die "cmake configure"; }
+grep 'VkFFTGo' "$tmp/cmake.log" | sed 's/^/   /'
+cmake --build "$tmp/cm" >"$tmp/cmbuild.log" 2>&1 || { cat "$tmp/cmbuild.log"; die "cmake build"; }
+uses "$tmp/cm/semantics_cmake" "$inst/lib/libvkfftgo_fftw3.so.0" || die "CMake consumer does not use VkFFTGo::fftw3"
+VKFFTGO_FFTW_MIN_SIZE=0 "$tmp/cm/semantics_cmake"
+
+step "LD_PRELOAD: an unmodified program linked with FFTW's own -lfftw3f -lfftw3"
+gcc -std=gnu11 "${CWARN[@]}" "$here/preload.c" -lfftw3f_threads -lfftw3f -lfftw3 -lm -o "$tmp/preload"
+ldd "$tmp/preload" | grep -q 'libfftw3f.so.3' || die "preload is not linked with FFTW"
+"$tmp/preload" "$tmp/fftw.out" 48
+VKFFTGO_FFTW_MIN_SIZE=4096 VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" "$tmp/preload" "$tmp/gpu.out" 48 \
+  2>"$tmp/preload.log" || { cat "$tmp/preload.log"; die "preloaded run"; }
+sed 's/^/   /' "$tmp/preload.log"
+[ "$(grep -c -- '-> gpu' "$tmp/preload.log")" = 3 ] || die "the three large plans did not all go to the GPU"
+grep -q 'f32 c2c forward 8x8.* -> fftw.*< 4096 (VKFFTGO_FFTW_MIN_SIZE)' "$tmp/preload.log" || die "the small plan did not stay on FFTW"
+"$tmp/preload" compare "$tmp/fftw.out" "$tmp/gpu.out" || die "preloaded results differ from FFTW's"
+
+step "size threshold: measured once per machine (GPU round trip vs FFTW), cached, reused"
+rm -f "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt"
+export VKFFTGO_FFTW_MEASURE_MAX=128 # PoCL loses at every size; 256^3 would only cost CI time
+VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" "$tmp/preload" "$tmp/t1.out" 48 2>"$tmp/t1.log" ||
+  { cat "$tmp/t1.log"; die "threshold run 1"; }
+grep 'threshold: ' "$tmp/t1.log" | sed 's/^/   /'
+grep -q 'measured now: ' "$tmp/t1.log" || die "the threshold was not measured"
+[ -s "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt" ] || die "the threshold was not cached"
+sed 's/^/   cached: /' "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt"
+VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" "$tmp/preload" "$tmp/t2.out" 48 2>"$tmp/t2.log"
+grep -q 'threshold: ' "$tmp/t2.log" && die "the threshold was measured again"
+grep -q 'measured earlier, cached in' "$tmp/t2.log" || die "the cached threshold was not used"
+grep -m1 -- 'r2c 48x48x48' "$tmp/t2.log" | sed 's/^/   /'
+"$tmp/preload" compare "$tmp/fftw.out" "$tmp/t2.out" >/dev/null || die "results with the measured threshold differ"
+
+step "FFTW's own verifier (tests/fftw3/verify.sh)"
+"$here/verify.sh" "$build"
+
+echo "fftw3 tests: all passed"
