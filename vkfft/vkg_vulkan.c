@@ -351,7 +351,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	VkPhysicalDeviceFeatures have;
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2};
 	VkPipelineCacheCreateInfo pcci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-	const char *exts[2];
+	const char *exts[3];
 	uint32_t next = 0, i;
 	VkResult r;
 	int rc;
@@ -384,6 +384,14 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 		exts[next++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
 		dev->has_budget = 1;
 	}
+	if (has_extension(dev->physical, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
+		VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+		VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &hp};
+		vkGetPhysicalDeviceProperties2(dev->physical, &p2);
+		exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
+		dev->import_align = hp.minImportedHostPointerAlignment ? hp.minImportedHostPointerAlignment : 4096;
+	}
 	dci.queueCreateInfoCount = 1;
 	dci.pQueueCreateInfos = &qci;
 	dci.enabledExtensionCount = next;
@@ -398,6 +406,9 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	if (next && strcmp(exts[0], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0)
 		dev->push_descriptor =
 			(PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev->device, "vkCmdPushDescriptorSetKHR");
+	if (dev->import_align)
+		dev->host_pointer_props = (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(
+			dev->device, "vkGetMemoryHostPointerPropertiesEXT");
 	/* shared by VkFFT's pipelines; vkCreateComputePipelines synchronises it itself */
 	if (vkCreatePipelineCache(dev->device, &pcci, NULL, &dev->pipeline_cache) != VK_SUCCESS)
 		dev->pipeline_cache = VK_NULL_HANDLE;
@@ -634,6 +645,8 @@ int64_t vkg_vk_live_buffers(vkg_device *dev)
 }
 
 /* The pinned range holding [p, p+bytes), if any. */
+int64_t vkg_vk_pinned_copies(vkg_device *dev) { return __atomic_load_n(&dev->pinned_copies, __ATOMIC_RELAXED); }
+
 int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer *buf, uint64_t *off)
 {
 	size_t i;
@@ -646,6 +659,7 @@ int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer 
 			*buf = r->buffer;
 			*off = (uint64_t)(c - r->ptr);
 			found = 1;
+			__atomic_add_fetch(&dev->pinned_copies, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
@@ -707,45 +721,28 @@ void vkg_vk_plan_pool_free(vkg_device *dev, VkCommandPool pool, VkFence fence)
 
 /* ---- transfer primitives (vkg_xfer.h) ---- */
 
-/* Pinned memory is a host-visible VkBuffer, mapped once; copies to and from it are
- * recorded against the buffer, so no intermediate copy is made. */
-int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+int vkg_vk_pin_add(vkg_device *dev, const pinned_range *r, vkg_status *st)
 {
-	pinned_range r;
-	int rc;
-	*ptr = NULL;
-	*handle = 0;
-	if (bytes == 0)
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "zero-byte allocation");
-	rc = vkg_vk_buffer_create(dev, bytes, 1, &r.buffer, &r.memory, (void **)&r.ptr, st);
-	if (rc)
-		return rc;
-	r.bytes = bytes;
 	pthread_mutex_lock(&dev->mu);
 	if (dev->npins == dev->pins_cap) {
 		size_t cap = dev->pins_cap ? 2 * dev->pins_cap : 16;
 		pinned_range *p = realloc(dev->pins, cap * sizeof *p);
 		if (!p) {
 			pthread_mutex_unlock(&dev->mu);
-			vkDestroyBuffer(dev->device, r.buffer, NULL);
-			vkFreeMemory(dev->device, r.memory, NULL);
 			return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
 		}
 		dev->pins = p;
 		dev->pins_cap = cap;
 	}
-	dev->pins[dev->npins++] = r;
+	dev->pins[dev->npins++] = *r;
 	pthread_mutex_unlock(&dev->mu);
-	*ptr = r.ptr;
-	*handle = (uint64_t)(uintptr_t)r.buffer;
 	return VKG_OK;
 }
 
-void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_vk_pin_remove(vkg_device *dev, uint64_t handle)
 {
 	size_t i;
 	pinned_range r = {0};
-	(void)ptr;
 	if (!handle)
 		return;
 	pthread_mutex_lock(&dev->mu);
@@ -761,6 +758,36 @@ void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 	vkg_vk_sync_all(dev); /* copies into or out of it may still be queued */
 	vkDestroyBuffer(dev->device, r.buffer, NULL);
 	vkFreeMemory(dev->device, r.memory, NULL);
+}
+
+/* Pinned memory is a host-visible VkBuffer, mapped once; copies to and from it are
+ * recorded against the buffer, so no intermediate copy is made. */
+int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+{
+	pinned_range r;
+	int rc;
+	*ptr = NULL;
+	*handle = 0;
+	if (bytes == 0)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "zero-byte allocation");
+	rc = vkg_vk_buffer_create(dev, bytes, 1, &r.buffer, &r.memory, (void **)&r.ptr, st);
+	if (rc)
+		return rc;
+	r.bytes = bytes;
+	if ((rc = vkg_vk_pin_add(dev, &r, st)) != VKG_OK) {
+		vkDestroyBuffer(dev->device, r.buffer, NULL);
+		vkFreeMemory(dev->device, r.memory, NULL);
+		return rc;
+	}
+	*ptr = r.ptr;
+	*handle = (uint64_t)(uintptr_t)r.buffer;
+	return VKG_OK;
+}
+
+void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
+{
+	(void)ptr;
+	vkg_vk_pin_remove(dev, handle);
 }
 
 /* ---- interop ---- */

@@ -81,5 +81,12 @@ uint64_t vkg_vk_queue_native(vkg_device *dev, uint64_t queue);
 int64_t vkg_vk_live_buffers(vkg_device *dev);
 /* How often the plan recorded a direction into its command buffers (vkg_core.c). */
 uint64_t vkg_vk_plan_recordings(vkg_plan *plan);
+/* How many copies went straight between device memory and pinned or registered host
+ * memory, without the staging arena (tests). */
+int64_t vkg_vk_pinned_copies(vkg_device *dev);
+/* Registered host memory (vkg_hostreg_vulkan.c): the caller's pages imported with
+ * VK_EXT_external_memory_host; VKG_ERR_UNSUPPORTED without it. */
+int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);
+void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle);
 
 #endif

@@ -72,12 +72,15 @@ struct vkg_device {
 	VkPhysicalDeviceMemoryProperties memprops;
 	uint64_t storage_range, offset_align;
 	int has_budget;
+	uint64_t import_align; /* VK_EXT_external_memory_host: host pointers import (0: cannot) */
+	PFN_vkGetMemoryHostPointerPropertiesEXT host_pointer_props;
 	vkg_vk_queue *own;
 
 	pthread_mutex_t mu; /* buffer table, pinned ranges, queue list and assignment */
 	vkg_vk_queue *live; /* queues not yet destroyed */
 	mem_node *mem[VKG_VK_MEM_BUCKETS];
 	int64_t live_buffers;
+	int64_t pinned_copies; /* copies recorded straight from or to pinned ranges (atomic) */
 	pinned_range *pins;
 	size_t npins, pins_cap;
 	int next_vq;
@@ -98,6 +101,10 @@ int vkg_vk_buffer_create(vkg_device *dev, uint64_t bytes, int host, VkBuffer *bu
 			 void **map, vkg_status *st);
 /* The pinned (host-visible) buffer holding [p, p+bytes), if any, and the offset in it. */
 int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer *buf, uint64_t *off);
+/* Adds a pinned range (HostBuffer or registered memory); remove waits for every queue,
+ * then destroys the range's buffer and memory. handle is the range's VkBuffer. */
+int vkg_vk_pin_add(vkg_device *dev, const pinned_range *r, vkg_status *st);
+void vkg_vk_pin_remove(vkg_device *dev, uint64_t handle);
 
 /* vkg_vulkan_queue.c */
 int vkg_vk_queue_new(vkg_device *dev, int vq, vkg_vk_queue **out, vkg_status *st);

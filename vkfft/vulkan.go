@@ -7,6 +7,8 @@ package vkfft
 */
 import "C"
 
+import "unsafe"
+
 // Vulkan interop. Handles travel as uintptr (VkInstance, VkPhysicalDevice, VkDevice and
 // VkQueue are pointers; VkBuffer is a 64-bit handle), so this package needs no Vulkan Go
 // bindings. Buffer.Native returns the buffer's VkBuffer, and Plan.ForwardNative takes
@@ -58,3 +60,19 @@ func vulkanLiveBuffers(d *Device) int64 { return int64(C.vkg_vk_live_buffers(d.h
 // vulkanRecordings counts how often the plan recorded a direction into its command
 // buffers (tests: once per direction while the buffers stay the same).
 func vulkanRecordings(p *plan) uint64 { return uint64(C.vkg_vk_plan_recordings(p.h)) }
+
+// vulkanPinnedCopies counts the copies that went straight between device memory and
+// pinned or registered host memory (tests).
+func vulkanPinnedCopies(d *Device) int64 { return int64(C.vkg_vk_pinned_copies(d.h)) }
+
+// vulkanRegisterHost imports the pages of non-Go memory [p, p+bytes) for direct copies
+// (tests; the C API's registered host memory uses the same backend call).
+func vulkanRegisterHost(d *Device, p unsafe.Pointer, bytes int) (uint64, error) {
+	var handle C.uint64_t
+	err := withStatus(func(st status) C.int { return C.vkg_host_register(d.h, p, C.uint64_t(bytes), &handle, st) })
+	return uint64(handle), err
+}
+
+func vulkanUnregisterHost(d *Device, p unsafe.Pointer, handle uint64) {
+	C.vkg_host_unregister(d.h, p, C.uint64_t(handle))
+}
