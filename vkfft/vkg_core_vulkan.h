@@ -24,6 +24,7 @@ typedef struct vkg_vk_plan {
 	VkBuffer buf_slot[2], real_slot[2];
 	int buf_cur, real_cur;
 	int fresh; /* no recording yet: force VkFFT to rewrite its descriptor sets */
+	int uses_input; /* VkFFT reads an inputBuffer (R2C's real data, or a layout's input) */
 	VkCommandBuffer sec[2]; /* [0] forward, [1] inverse */
 	int sec_valid[2];
 	VkBuffer sec_buf[2], sec_real[2];
@@ -57,9 +58,11 @@ static int vk_plan_setup(vkg_plan *plan, VkFFTConfiguration *c, vkg_status *st)
 	vk->buf_slot[0] = plan->buffer;
 	vk->fresh = 1;
 	c->buffer = &vk->buf_slot[0];
-	if (plan->params.kind == VKG_R2C) {
-		vk->real_slot[0] = plan->real;
+	/* the core has set inputBuffer (to the plan's real buffer) where VkFFT reads one */
+	if (c->inputBuffer) {
+		vk->real_slot[0] = *c->inputBuffer;
 		c->inputBuffer = &vk->real_slot[0];
+		vk->uses_input = 1;
 	}
 	return VKG_OK;
 }
@@ -141,7 +144,7 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 		vk->fresh = 0;
 	}
 	lp.buffer = slot_for(vk->buf_slot, &vk->buf_cur, b);
-	if (is_r2c)
+	if (vk->uses_input)
 		lp.inputBuffer = slot_for(vk->real_slot, &vk->real_cur, r);
 	vkg_log_reset();
 	fr = VkFFTAppend(plan->app, d ? 1 : -1, &lp);
@@ -182,7 +185,7 @@ static int vk_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_b
 	uint64_t ticket;
 	int d = inverse ? 1 : 0, rc;
 
-	if (plan->params.kind == VKG_R2C)
+	if (vk->uses_input)
 		r = real_buffer ? (VkBuffer)(uintptr_t)real_buffer : plan->real;
 	if (!vk->sec_valid[d] || vk->sec_buf[d] != b || vk->sec_real[d] != r || vk->sec_scale[d] != scale) {
 		if ((rc = vk_record(plan, d, b, r, scale, st)) != VKG_OK)
