@@ -251,6 +251,7 @@ type planDesc struct {
 	cfg    vkfft.Config
 	r2c    bool
 	double bool
+	r2r    vkfft.R2RKind // kind VKFFTGO_R2R (desc_ext.go)
 }
 
 // maxDescSize bounds how far past the known fields a newer caller's descriptor is read.
@@ -263,10 +264,10 @@ func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
 	var pd planDesc
 	known := uintptr(C.sizeof_vkfftgo_plan_desc)
 	size := uintptr(desc.size)
-	if size < known {
+	if size < descV1Size {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes: initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
-			size, known)
+			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes (%d in its first version): initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
+			size, known, descV1Size)
 	}
 	if size > maxDescSize {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d: not a descriptor", size)
@@ -285,8 +286,9 @@ func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
 	case C.VKFFTGO_C2C:
 	case C.VKFFTGO_R2C:
 		pd.r2c = true
+	case C.VKFFTGO_R2R: // desc_ext.go reads r2r_kind
 	default:
-		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->kind is %d; want VKFFTGO_C2C or VKFFTGO_R2C", desc.kind)
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->kind is %d; want VKFFTGO_C2C, VKFFTGO_R2C or VKFFTGO_R2R", desc.kind)
 	}
 	switch desc.precision {
 	case C.VKFFTGO_SINGLE:
@@ -316,17 +318,17 @@ func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
 	default:
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->lut is %d; want a VKFFTGO_LUT_* value", desc.lut)
 	}
-	if desc.rank < 1 || desc.rank > C.VKFFTGO_MAX_RANK {
-		return pd, errorf(C.VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is %d; want 1, 2 or 3", desc.rank)
+	if desc.rank < 1 || desc.rank > maxDescRank(size) {
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is %d; want 1 to %d", desc.rank, maxDescRank(size))
 	}
 	pd.cfg.Shape = make([]int, desc.rank)
 	for i := range pd.cfg.Shape {
-		pd.cfg.Shape[i] = int(desc.shape[i])
+		pd.cfg.Shape[i] = descDim(desc, i)
 	}
 	pd.cfg.Batch = int(desc.batch)
 	pd.cfg.Tuning = vkfft.Tuning{CoalescedMemory: int(desc.coalesced_memory),
 		AimThreads: int(desc.aim_threads), RegisterBoost: int(desc.register_boost)}
-	return pd, nil
+	return pd, readDescExt(desc, size, &pd)
 }
 
 func versionString() string {
@@ -336,6 +338,9 @@ func versionString() string {
 
 // newCPlan builds the vkfft plan a descriptor asks for.
 func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
+	if p, ok, err := newCPlanExt(d, pd); ok { // desc_ext.go
+		return p, err
+	}
 	p := &cplan{dev: d}
 	var err error
 	switch {
@@ -364,6 +369,8 @@ func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
 
 func (p *cplan) close() error {
 	switch {
+	case p.x != nil:
+		return p.x.close()
 	case p.c64 != nil:
 		return p.c64.Close()
 	case p.c128 != nil:
@@ -377,6 +384,8 @@ func (p *cplan) close() error {
 // sizes returns the bytes of the output and the input of a transform.
 func (p *cplan) sizes(inverse bool) (out, in int64) {
 	switch {
+	case p.x != nil:
+		return p.x.sizes(inverse)
 	case p.rbytes == 0:
 		return p.cbytes, p.cbytes
 	case inverse:
@@ -389,6 +398,8 @@ func (p *cplan) sizes(inverse bool) (out, in int64) {
 // slices of the plan's element types (no copy, no allocation).
 func (p *cplan) host(inverse bool, out, in unsafe.Pointer) error {
 	switch {
+	case p.x != nil:
+		return p.x.host(inverse, out, in)
 	case p.c64 != nil:
 		n := p.c64.Len()
 		dst, src := unsafe.Slice((*complex64)(out), n), unsafe.Slice((*complex64)(in), n)
@@ -420,6 +431,8 @@ func (p *cplan) host(inverse bool, out, in unsafe.Pointer) error {
 // native runs a transform on device memory given as native handles.
 func (p *cplan) native(inverse bool, out, in uint64) error {
 	switch {
+	case p.x != nil:
+		return p.x.native(inverse, out, in)
 	case p.c64 != nil:
 		if inverse {
 			return p.c64.InverseNative(out, in)
@@ -693,12 +706,12 @@ func vkfftgo_execute_buffer(h *C.vkfftgo_plan, dir C.int, outh, inh *C.vkfftgo_b
 		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_DEVICE, "a buffer belongs to another device than the plan"))
 	}
 	wantOut, wantIn := p.sizes(inverse)
-	if out.bytes != wantOut || in.bytes != wantIn {
+	if !p.buffersFit(out.bytes, in.bytes, wantOut, wantIn) {
 		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE,
 			"%s: out has %d bytes and in %d; the plan needs out %d and in %d bytes",
 			direction(inverse), out.bytes, in.bytes, wantOut, wantIn))
 	}
-	if p.rbytes != 0 && out == in {
+	if p.distinctBuffers() && out == in {
 		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "an R2C plan needs distinct in and out buffers"))
 	}
 	out.mu.RLock()

@@ -44,8 +44,9 @@ type cplan struct {
 	c128   *vkfft.Plan[complex128]
 	r32    *vkfft.RealPlan[float32, complex64]
 	r64    *vkfft.RealPlan[float64, complex128]
-	cbytes int64 // complex data
-	rbytes int64 // real data (R2C), 0 for C2C
+	cbytes int64    // complex data
+	rbytes int64    // real data (R2C), 0 for C2C
+	x      cplanExt // plans only the descriptor's later fields describe (desc_ext.go)
 }
 
 // cbuf is device memory handed out by bytes; it is a float32 Buffer, since every

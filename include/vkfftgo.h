@@ -67,7 +67,7 @@ typedef enum vkfftgo_status {
 	VKFFTGO_ERROR_INVALID_ARGUMENT = 1, /* an argument is out of range (enum, size field) */
 	VKFFTGO_ERROR_NULL_POINTER = 2,     /* a required pointer or handle is NULL */
 	VKFFTGO_ERROR_INVALID_HANDLE = 3,   /* not a live handle of this kind (destroyed?) */
-	VKFFTGO_ERROR_INVALID_SHAPE = 4,    /* rank not 1..3, or a dimension <= 0 */
+	VKFFTGO_ERROR_INVALID_SHAPE = 4,    /* rank not 1..4, or a dimension <= 0 */
 	VKFFTGO_ERROR_INVALID_BATCH = 5,    /* batch < 0 */
 	VKFFTGO_ERROR_WRONG_SIZE = 6,       /* a buffer has not the size the plan needs */
 	VKFFTGO_ERROR_CLOSED = 7,           /* the object was closed (its device closed) */
@@ -163,8 +163,14 @@ vkfftgo_status vkfftgo_device_set_staging_threshold(vkfftgo_device *device, int6
 #endif
 
 /* ---- plans ---- */
-enum { VKFFTGO_MAX_RANK = 3 };
-enum { VKFFTGO_C2C = 0, VKFFTGO_R2C = 1 };                /* kind */
+enum { VKFFTGO_MAX_RANK = 3 };  /* entries of desc.shape; a rank-4 plan puts its last axis in shape3 */
+enum { VKFFTGO_MAX_AXES = 4 };  /* the most axes a plan has (VkFFT 1.3.4's limit) */
+enum { VKFFTGO_C2C = 0, VKFFTGO_R2C = 1, VKFFTGO_R2R = 2 }; /* kind */
+enum { VKFFTGO_DCT1 = 1, VKFFTGO_DCT2 = 2, VKFFTGO_DCT3 = 3, VKFFTGO_DCT4 = 4, /* r2r_kind */
+       VKFFTGO_DST1 = 5, VKFFTGO_DST2 = 6, VKFFTGO_DST3 = 7, VKFFTGO_DST4 = 8 };
+enum { VKFFTGO_STORAGE_DEFAULT = 0,              /* storage: the precision's own type */
+       VKFFTGO_STORAGE_HALF = 1,                 /* fp16 data (uint16_t bits), fp32 arithmetic */
+       VKFFTGO_STORAGE_FLOAT_COMPUTE_DOUBLE = 2 }; /* float data, double arithmetic */
 enum { VKFFTGO_SINGLE = 0, VKFFTGO_DOUBLE = 1 };          /* precision */
 enum { VKFFTGO_NORM_BACKWARD = 0, VKFFTGO_NORM_ORTHO = 1, /* numpy's norm= */
        VKFFTGO_NORM_FORWARD = 2 };
@@ -181,15 +187,34 @@ typedef struct vkfftgo_plan_desc {
 	int32_t precision;  /* VKFFTGO_SINGLE (default) or VKFFTGO_DOUBLE */
 	int32_t norm;       /* VKFFTGO_NORM_BACKWARD (default): inverse scaled by 1/N */
 	int32_t lut;        /* twiddle source, VKFFTGO_LUT_DEFAULT */
-	int32_t rank;       /* 1..3 */
+	int32_t rank;       /* 1..4 (4: see shape3) */
 	int64_t shape[VKFFTGO_MAX_RANK]; /* row-major; for R2C the real data's shape */
 	int64_t batch;      /* transforms of shape laid one after another; 0 means 1 */
 	/* VkFFT launch-configuration knobs; 0 keeps VkFFT's defaults */
 	int64_t coalesced_memory, aim_threads, register_boost;
+
+	/* ---- since 0.2: axes, rank 4, real-to-real, storage, in-place R2C, strides. A
+	 * descriptor of the size above (an older header's) still works: these are zero. ---- */
+	int64_t shape3;     /* rank 4: the fourth, last (contiguous) axis after shape[0..2] */
+	int32_t naxes;      /* axes to transform (numpy's axes=); 0 = all of them */
+	int32_t axes[VKFFTGO_MAX_AXES]; /* axis numbers, negative count from the end; the others
+				   are batch dimensions wherever they sit. R2C needs the last axis */
+	int32_t r2r_kind;   /* kind VKFFTGO_R2R: VKFFTGO_DCT1..VKFFTGO_DST4 (scipy's dctn/dstn,
+			       norm="backward"; the inverse undoes the forward under every norm) */
+	int32_t storage;    /* VKFFTGO_STORAGE_*; HALF and FLOAT_COMPUTE_DOUBLE need VKFFTGO_SINGLE */
+	int32_t real_inplace; /* R2C: 1 = one buffer in FFTW's padded layout, rows of
+				 2*(n/2+1) reals; transform with out == in */
+	/* Strides in elements per axis (numpy's strides / element size), for device buffers and
+	 * native memory; all zero = contiguous. C2C and R2R: in_strides for in, out_strides for
+	 * out, both directions. R2C: in_strides for the real data, out_strides for the
+	 * spectrum. Host transforms need contiguous plans. */
+	int64_t in_strides[VKFFTGO_MAX_AXES];
+	int64_t out_strides[VKFFTGO_MAX_AXES];
 } vkfftgo_plan_desc;
 #define VKFFTGO_PLAN_DESC_INIT                                                              \
 	{ (uint32_t)sizeof(vkfftgo_plan_desc), VKFFTGO_C2C, VKFFTGO_SINGLE,                  \
-	  VKFFTGO_NORM_BACKWARD, VKFFTGO_LUT_DEFAULT, 0, { 0, 0, 0 }, 1, 0, 0, 0 }
+	  VKFFTGO_NORM_BACKWARD, VKFFTGO_LUT_DEFAULT, 0, { 0, 0, 0 }, 1, 0, 0, 0,             \
+	  0, 0, { 0, 0, 0, 0 }, 0, VKFFTGO_STORAGE_DEFAULT, 0, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } }
 
 #ifndef VKFFTGO_NO_PROTOTYPES
 /* Builds a plan: compiles the kernels and allocates the device buffers every later
@@ -201,6 +226,11 @@ vkfftgo_status vkfftgo_plan_destroy(vkfftgo_plan *plan);
 /* The sizes the plan's data have, in bytes: complex_bytes for complex data (C2C input and
  * output, the R2C spectrum); real_bytes for R2C real data (0 for C2C). Either may be NULL. */
 vkfftgo_status vkfftgo_plan_bytes(vkfftgo_plan *plan, size_t *complex_bytes, size_t *real_bytes);
+/* The bytes out and in hold in a transform of direction (VKFFTGO_FORWARD/INVERSE), for
+ * every kind of plan: fp16 data counts 2 bytes a value, an in-place R2C plan its padded
+ * buffer, a strided plan what its strides reach (buffers must hold at least that). */
+vkfftgo_status vkfftgo_plan_io_bytes(vkfftgo_plan *plan, int direction, size_t *out_bytes,
+				     size_t *in_bytes);
 
 /* Host transforms: upload in, transform, download into out, wait. out may equal in.
  * C2C: both complex_bytes. R2C forward: in real, out complex; inverse the other way.

@@ -18,7 +18,7 @@ func TestBadConfig(t *testing.T) {
 		{"no shape", Config{}, ErrInvalidShape, "no dimensions"},
 		{"zero dimension", Config{Shape: []int{16, 0}}, ErrInvalidShape, "dimension 1 of [16 0] is 0"},
 		{"negative dimension", Config{Shape: []int{-4}}, ErrInvalidShape, "is -4"},
-		{"four dimensions", Config{Shape: []int{2, 2, 2, 2}}, ErrInvalidShape, "4 dimensions"},
+		{"five dimensions", Config{Shape: []int{2, 2, 2, 2, 2}}, ErrInvalidShape, "5 dimensions"},
 		{"negative batch", Config{Shape: []int{8}, Batch: -1}, ErrInvalidBatch, "batch -1"},
 		{"unknown norm", Config{Shape: []int{8}, Norm: Norm(9)}, ErrInvalidArgument, "normalisation"},
 		{"unknown LUT", Config{Shape: []int{8}, LUT: LUT(-1)}, ErrInvalidArgument, "LUT"},

@@ -30,6 +30,7 @@ type planKey struct {
 	norm   Norm
 	lut    LUT
 	tuning Tuning
+	lay    layoutKeyPart // axes, strides, storage, in-place (layout.go)
 }
 
 // keyOf builds the key of cfg, or reports false when cfg cannot be valid (its rank),
@@ -44,7 +45,9 @@ func keyOf(cfg Config, k kind, complexSize uintptr) (planKey, bool) {
 	if key.batch == 0 {
 		key.batch = 1
 	}
-	return key, true
+	var ok bool
+	key.lay, ok = layoutKeyOf(cfg)
+	return key, ok
 }
 
 // cacheEntry is one cached plan.
@@ -300,7 +303,7 @@ func (l lease) Release() {
 
 // cachedGet is the shared part of CachedPlan and CachedRealPlan: it returns a leased
 // entry of key, building the plan with build on a miss.
-func cachedGet(d *Device, key planKey, build func() (any, *plan, error)) (*cacheEntry, error) {
+func cachedGet(d *Device, key planKey, cfg *Config, build func() (any, *plan, error)) (*cacheEntry, error) {
 	if d == nil {
 		return nil, opError("cached plan", fmt.Errorf("%w: nil device", ErrInvalidArgument))
 	}
@@ -313,8 +316,12 @@ func cachedGet(d *Device, key planKey, build func() (any, *plan, error)) (*cache
 		if e == nil {
 			break
 		}
-		if !e.inner.closed() {
+		if !e.inner.closed() && e.inner.sameStridesAs(cfg) {
 			return e, nil
+		}
+		if !e.inner.closed() { // a stride-hash collision: leave it for its own config
+			c.release(e, e.gen.Load())
+			break
 		}
 		// closed under the cache (device closed, or the holder closed the plan): drop it
 		c.release(e, e.gen.Load())
@@ -342,7 +349,7 @@ func CachedPlan[T Complex](d *Device, cfg Config) (PlanLease[T], error) {
 		_, err := NewPlan[T](d, cfg) // reports the invalid shape
 		return PlanLease[T]{}, err
 	}
-	e, err := cachedGet(d, key, func() (any, *plan, error) {
+	e, err := cachedGet(d, key, &cfg, func() (any, *plan, error) {
 		p, err := NewPlan[T](d, cfg)
 		if err != nil {
 			return nil, nil, err
@@ -423,7 +430,7 @@ func CachedRealPlan[R Real, C Complex](d *Device, cfg Config) (RealPlanLease[R, 
 		_, err := NewRealPlan[R, C](d, cfg) // reports the invalid shape or precision
 		return RealPlanLease[R, C]{}, err
 	}
-	e, err := cachedGet(d, key, func() (any, *plan, error) {
+	e, err := cachedGet(d, key, &cfg, func() (any, *plan, error) {
 		p, err := NewRealPlan[R, C](d, cfg)
 		if err != nil {
 			return nil, nil, err

@@ -238,7 +238,7 @@ func TestPlanCacheRealAndErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrPrecision)
 	_, err = CachedPlan[complex64](d, Config{})
 	require.ErrorIs(t, err, ErrInvalidShape)
-	_, err = CachedPlan[complex64](d, Config{Shape: []int{1, 2, 3, 4}})
+	_, err = CachedPlan[complex64](d, Config{Shape: []int{1, 2, 3, 4, 5}})
 	require.ErrorIs(t, err, ErrInvalidShape)
 	_, err = CachedPlan[complex64](d, Config{Shape: []int{8}, Batch: -1})
 	require.ErrorIs(t, err, ErrInvalidBatch)
@@ -356,7 +356,8 @@ func TestCacheKeysKnowEveryConfigField(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning"}, names(Config{}),
+	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning", "Axes", "InStrides", "OutStrides",
+		"Storage", "RealInPlace"}, names(Config{}),
 		"Config changed: update planKey in cache.go and kcacheKey in kcache.go")
 	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost"}, names(Tuning{}),
 		"Tuning changed: update planKey in cache.go and kcacheKey in kcache.go")

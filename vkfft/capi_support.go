@@ -56,6 +56,18 @@ func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	var bd, bs buffer
 	bd.dev, bd.m = p.dev, dst
 	bs.dev, bs.m = p.dev, src
+	switch {
+	case p.l.cfg.RealInPlace:
+		if dst != src {
+			return fmt.Errorf("vkfft: %s: %w: a RealInPlace plan transforms one buffer (dst == src)", op, ErrInvalidArgument)
+		}
+		return p.runDevice(inverse, &bd, nil, nil)
+	case p.l.strided && p.l.kind != kindR2C:
+		if dst == src && !sameStrides(&p.l) {
+			return fmt.Errorf("vkfft: %s: %w: in place needs InStrides equal to OutStrides", op, ErrInvalidArgument)
+		}
+		return p.runDevice(inverse, &bd, &bs, nil) // src through VkFFT's formatted input
+	}
 	if p.l.kind == kindR2C {
 		if inverse {
 			return p.runDevice(true, &bs, &bd, nil) // complex src, real dst

@@ -99,6 +99,7 @@ func infoFromC(i int, ci *C.vkg_device_info) DeviceInfo {
 		ComputeMajor:    int(ci.compute_major),
 		ComputeMinor:    int(ci.compute_minor),
 		DoublePrecision: ci.fp64 != 0,
+		HalfPrecision:   ci.fp16 != 0,
 		HostMemory:      ci.host_memory != 0,
 	}
 }
@@ -218,9 +219,32 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 	if p.save {
 		cp.save = 1
 	}
+	setLayoutParams(&cp, l)
 	var ph *C.vkg_plan
 	err := withStatus(func(st status) C.int { return C.vkg_plan_create(h, &cp, &ph, st) })
 	return ph, err
+}
+
+// setLayoutParams fills the layout block of vkg_plan_params (axes, strides, storage,
+// real-to-real; see layout.go and configure_layout in vkg_core.c).
+func setLayoutParams(cp *C.vkg_plan_params, l *layout) {
+	if l.kind == kindR2R {
+		cp.kind = C.VKG_R2R
+		dct, dst := l.r2r.vkfftType()
+		cp.r2r_dct, cp.r2r_dst = C.int(dct), C.int(dst)
+	}
+	vk := &l.vk
+	cp.vk_dim = C.int(vk.dim)
+	for i := 0; i < vk.dim; i++ {
+		cp.vk_size[i] = C.uint64_t(vk.size[i])
+		cp.vk_omit[i] = cbool(vk.omit[i])
+		cp.in_stride[i] = C.uint64_t(vk.inStride[i])
+		cp.out_stride[i] = C.uint64_t(vk.outStride[i])
+	}
+	cp.vk_batch = C.uint64_t(vk.batch)
+	cp.strided = cbool(l.strided)
+	cp.storage = C.int(l.cfg.Storage)
+	cp.real_inplace = cbool(l.cfg.RealInPlace)
 }
 
 func planDestroy(ph planHandle) { C.vkg_plan_destroy(ph) }

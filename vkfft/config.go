@@ -55,7 +55,7 @@ type Tuning struct {
 
 // Config describes a transform. The zero value of every field but Shape is useful.
 type Config struct {
-	// Shape of one transform, row-major (last axis contiguous), 1 to 3 axes. For real
+	// Shape of one transform, row-major (last axis contiguous), 1 to 4 axes. For real
 	// plans it is the shape of the real data; the spectrum's last axis has n/2+1
 	// elements, as numpy's rfftn.
 	Shape []int
@@ -67,6 +67,28 @@ type Config struct {
 	LUT LUT
 	// Tuning overrides VkFFT's launch configuration.
 	Tuning Tuning
+
+	// Axes selects the axes of Shape to transform, with numpy's meaning (axes=):
+	// negative values count from the end, order does not matter, nil means all. The
+	// other axes are batch dimensions wherever they sit: Shape {1024, 4096} with Axes
+	// {0} transforms the 4096 columns. Real plans must include the last axis (the one
+	// whose spectrum is halved). See layout.go.
+	Axes []int
+	// InStrides and OutStrides give the distance in elements between neighbours along
+	// each axis of Shape (numpy's strides divided by the element size), for device
+	// buffers and pointers that are not contiguous; nil means contiguous. For complex
+	// and real-to-real plans InStrides describes src and OutStrides dst, in both
+	// directions; for real-to-complex plans InStrides describes the real data and
+	// OutStrides the half spectrum. Batch copies lie max(stride·extent) apart. Host
+	// slices are always contiguous: strided plans run on Buffers and pointers only.
+	InStrides, OutStrides []int
+	// Storage selects how data is held in device memory (default: the plan's own
+	// precision). See Storage.
+	Storage Storage
+	// RealInPlace makes a real-to-complex plan work in place on one buffer in FFTW's
+	// and numpy's padded layout: each real row holds 2·(n/2+1) values, the last one or
+	// two being padding, and the spectrum overwrites them (ForwardInPlace).
+	RealInPlace bool
 }
 
 // kind distinguishes complex-to-complex from real-to-complex plans.
@@ -75,6 +97,7 @@ type kind int
 const (
 	kindC2C kind = iota
 	kindR2C
+	kindR2R
 )
 
 // layout is a validated Config with the sizes a plan needs.
@@ -89,14 +112,28 @@ type layout struct {
 	realBytes    int64
 	fwdScale     float64
 	invScale     float64
+
+	// axes, strides, storage and real-to-real kind (layout.go)
+	r2r     R2RKind
+	sel     [maxRank]bool // the transformed axes of Shape
+	vk      vkLayout      // what VkFFT is told
+	strided bool          // explicit strides: device buffers and pointers only
+	inSpan  int           // elements a src (real data for R2C) must hold
+	outSpan int           // elements a dst (spectrum for R2C) must hold
 }
 
-const maxRank = 3
+// maxRank is VkFFT 1.3.4's VKFFT_MAX_FFT_DIMENSIONS.
+const maxRank = 4
 
 // validate checks cfg and computes the plan's sizes; elemSize is the size of one
 // complex element (8 or 16 bytes).
 func validate(cfg Config, k kind, complexSize uintptr) (layout, error) {
-	l := layout{kind: k, double: complexSize == 16}
+	return validateKind(cfg, k, complexSize, 0)
+}
+
+// validateKind is validate with the real-to-real kind of an R2R plan (0 otherwise).
+func validateKind(cfg Config, k kind, complexSize uintptr, r2r R2RKind) (layout, error) {
+	l := layout{kind: k, double: complexSize == 16, r2r: r2r}
 	if len(cfg.Shape) == 0 {
 		return l, fmt.Errorf("%w: no dimensions (Shape is empty)", ErrInvalidShape)
 	}
@@ -122,7 +159,7 @@ func validate(cfg Config, k kind, complexSize uintptr) (layout, error) {
 	if cfg.Tuning.CoalescedMemory < 0 || cfg.Tuning.AimThreads < 0 || cfg.Tuning.RegisterBoost < 0 {
 		return l, fmt.Errorf("%w: negative tuning value %+v", ErrInvalidArgument, cfg.Tuning)
 	}
-	cfg.Shape = append([]int(nil), cfg.Shape...)
+	cfg = cloneConfig(cfg)
 	if cfg.Batch == 0 {
 		cfg.Batch = 1
 	}
@@ -148,14 +185,23 @@ func validate(cfg Config, k kind, complexSize uintptr) (layout, error) {
 			cfg.Shape, cfg.Batch)
 	}
 	l.complexBytes, l.realBytes = int64(cb), int64(rb)
+	// axes, strides, storage, real-to-real (layout.go); gives the normalisation count
+	if err := completeLayout(&l, complexSize); err != nil {
+		return l, err
+	}
+	// m is the normalisation count of the transform's definition, mvk VkFFT's own
+	// (the one its normalize divides by), c a forward factor VkFFT leaves out (layout.go)
+	m, mvk, c := l.normCounts()
 
-	l.fwdScale, l.invScale = 1, 1
 	switch cfg.Norm {
 	case NormOrtho:
-		l.fwdScale = 1 / math.Sqrt(float64(n))
-		l.invScale = l.fwdScale
+		l.fwdScale = c / math.Sqrt(m)
+		l.invScale = math.Sqrt(m) / (c * mvk)
 	case NormForward:
-		l.fwdScale = 1 / float64(n)
+		l.fwdScale = c / m
+		l.invScale = m / (c * mvk)
+	default:
+		l.fwdScale, l.invScale = c, 1/c
 	}
 	return l, nil
 }

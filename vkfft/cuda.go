@@ -64,7 +64,7 @@ func (d *Device) CUDAStream() uintptr {
 // copyFrom a C2C source copied into buf first.
 func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 	op := direction(inverse)
-	if buf == 0 || (p.l.kind == kindR2C && real == 0) {
+	if buf == 0 || (p.uses2Buffers() && real == 0) {
 		return fmt.Errorf("vkfft: %s: %w: device pointer is 0", op, ErrNilBuffer)
 	}
 	p.mu.Lock()
@@ -85,11 +85,17 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 // transforms in place, the fastest; otherwise src is first copied into dst on the same
 // stream and left unchanged. Sizes cannot be checked: the memory must hold Len elements.
 func (p *Plan[T]) ForwardPtr(dst, src, stream uintptr) error {
+	if p.p.l.strided { // src is read through VkFFT's formatted input (strided.go)
+		return p.p.runPtr(false, dst, src, 0, stream)
+	}
 	return p.p.runPtr(false, dst, 0, ptrCopy(dst, src), stream)
 }
 
 // InversePtr is the inverse of ForwardPtr, scaled as Config.Norm says.
 func (p *Plan[T]) InversePtr(dst, src, stream uintptr) error {
+	if p.p.l.strided {
+		return p.p.runPtr(true, dst, src, 0, stream)
+	}
 	return p.p.runPtr(true, dst, 0, ptrCopy(dst, src), stream)
 }
 

@@ -21,6 +21,7 @@ type DeviceInfo struct {
 	ComputeMajor    int     // CUDA compute capability; 0 elsewhere
 	ComputeMinor    int
 	DoublePrecision bool // complex128/float64 plans can run
+	HalfPrecision   bool // StorageHalf plans can run (OpenCL: cl_khr_fp16)
 	HostMemory      bool // the device computes in host memory (a CPU): no transfers to speed up
 }
 

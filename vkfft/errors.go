@@ -10,7 +10,7 @@ import (
 var (
 	// ErrClosed: the Device, Plan or Buffer was closed.
 	ErrClosed = errors.New("closed")
-	// ErrInvalidShape: a dimension is zero or negative, or the rank is not 1, 2 or 3.
+	// ErrInvalidShape: a dimension is zero or negative, or the rank is not 1 to 4.
 	ErrInvalidShape = errors.New("invalid shape")
 	// ErrInvalidBatch: the batch count is negative.
 	ErrInvalidBatch = errors.New("invalid batch")

@@ -326,6 +326,7 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("register_boost", l.cfg.Tuning.RegisterBoost)
 	kv("complex_bytes", l.complexBytes)
 	kv("real_bytes", l.realBytes)
+	layoutKey(kv, l)
 	return b.Bytes()
 }
 

@@ -45,7 +45,7 @@ var (
 
 func sharedKey[T any](cfg Config) string {
 	var z T
-	return fmt.Sprintf("%T|%v|%d|%d|%d|%+v", z, cfg.Shape, cfg.Batch, cfg.Norm, cfg.LUT, cfg.Tuning)
+	return fmt.Sprintf("%T|%+v", z, cfg) // every field: plans differing in any of them differ
 }
 
 // sharedPlan returns a C2C plan for cfg, built once per test binary.
@@ -77,6 +77,23 @@ func sharedRealPlan[R Real, C Complex](t testing.TB, cfg Config) *RealPlan[R, C]
 	p, err := NewRealPlan[R, C](testDev, cfg)
 	if err != nil {
 		t.Fatalf("NewRealPlan(%+v): %v", cfg, err)
+	}
+	sharedPlans[k] = p
+	return p
+}
+
+// sharedR2RPlan returns a real-to-real plan for cfg and kind, built once per test binary.
+func sharedR2RPlan[T Real](t testing.TB, cfg Config, kind R2RKind) *R2RPlan[T] {
+	t.Helper()
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	k := fmt.Sprintf("r2r|%v|", kind) + sharedKey[T](cfg)
+	if p, ok := sharedPlans[k]; ok {
+		return p.(*R2RPlan[T])
+	}
+	p, err := NewR2RPlan[T](testDev, cfg, kind)
+	if err != nil {
+		t.Fatalf("NewR2RPlan(%+v, %v): %v", cfg, kind, err)
 	}
 	sharedPlans[k] = p
 	return p

@@ -36,6 +36,9 @@ func NewPipeline[T Complex](d *Device, cfg Config, chunks int) (*Pipeline[T], er
 	if err != nil {
 		return nil, opError(op, err)
 	}
+	if err := l.asyncable(op); err != nil {
+		return nil, err
+	}
 	if chunks < 2 || l.cfg.Batch%chunks != 0 {
 		return nil, opError(op, fmt.Errorf("%w: batch %d cannot be split into %d chunks (need chunks >= 2 dividing the batch)",
 			ErrInvalidBatch, l.cfg.Batch, chunks))

@@ -2,6 +2,7 @@ package vkfft
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"unsafe"
 )
@@ -14,7 +15,7 @@ type Complex interface{ complex64 | complex128 }
 type Real interface{ float32 | float64 }
 
 // Element is any type a Buffer can hold.
-type Element interface{ Complex | Real }
+type Element interface{ Complex | Real | Float16 }
 
 // plan is the part of every plan type that does not depend on the element types: one
 // VkFFT application with its own device buffers, built once.
@@ -49,11 +50,15 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 		return nil, opError("new plan", fmt.Errorf("%w: %s has no double precision", ErrUnsupported,
 			d.info.Name))
 	}
+	if l.cfg.Storage == StorageHalf && !d.info.HalfPrecision {
+		return nil, opError("new plan", fmt.Errorf("%w: StorageHalf: %s has no fp16 support (cl_khr_fp16)", ErrUnsupported,
+			d.info.Name))
+	}
 	p := &plan{dev: d, l: l}
 	if p.buf, err = d.alloc(l.complexBytes); err != nil {
 		return nil, opError("new plan", err)
 	}
-	if l.kind == kindR2C {
+	if l.realBytes > 0 { // R2C's real data; the input side of strided plans
 		if p.realBuf, err = d.alloc(l.realBytes); err != nil {
 			d.free(p.buf, l.complexBytes)
 			return nil, opError("new plan", err)
@@ -208,7 +213,10 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 
 // Plan is a complex-to-complex transform of one shape, batch and precision, built once
 // and run any number of times.
-type Plan[T Complex] struct{ p *plan }
+type Plan[T Complex] struct {
+	p    *plan
+	half *halfScratch // StorageHalf: host conversions
+}
 
 // NewPlan builds a complex-to-complex plan on d: it compiles the kernels and allocates
 // the device buffers every later call reuses.
@@ -221,7 +229,7 @@ func NewPlan[T Complex](d *Device, cfg Config) (*Plan[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan[T]{p: p}, nil
+	return &Plan[T]{p: p, half: newHalfScratch(&p.l)}, nil
 }
 
 // Len is the number of elements Forward and Inverse take and return: Batch × prod(Shape).
@@ -238,12 +246,18 @@ func (p *Plan[T]) Forward(dst, src []T) error { return p.run(false, dst, src) }
 func (p *Plan[T]) Inverse(dst, src []T) error { return p.run(true, dst, src) }
 
 func (p *Plan[T]) run(inverse bool, dst, src []T) error {
+	if err := p.p.l.hostable(direction(inverse)); err != nil {
+		return err
+	}
 	n := p.p.l.complexLen
 	if err := checkLen(direction(inverse), "src", src == nil, len(src), n); err != nil {
 		return err
 	}
 	if err := checkLen(direction(inverse), "dst", dst == nil, len(dst), n); err != nil {
 		return err
+	}
+	if p.half != nil {
+		return p.half.run(p.p, inverse, unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), 2*n, 2*n, false)
 	}
 	bytes := p.p.l.complexBytes
 	return p.p.runHost(inverse, unsafe.Pointer(&dst[0]), bytes, unsafe.Pointer(&src[0]), bytes)
@@ -258,19 +272,7 @@ func (p *Plan[T]) ForwardBuffer(dst, src *Buffer[T]) error { return p.runBuffers
 func (p *Plan[T]) InverseBuffer(dst, src *Buffer[T]) error { return p.runBuffers(true, dst, src) }
 
 func (p *Plan[T]) runBuffers(inverse bool, dst, src *Buffer[T]) error {
-	op := direction(inverse)
-	n := p.p.l.complexLen
-	if err := checkBuffer(op, "src", src, n); err != nil {
-		return err
-	}
-	if err := checkBuffer(op, "dst", dst, n); err != nil {
-		return err
-	}
-	var from *buffer
-	if dst != src {
-		from = &src.b
-	}
-	return p.p.runDevice(inverse, &dst.b, nil, from)
+	return p.p.runSameKind(inverse, bufOf(dst), bufOf(src))
 }
 
 // Close frees the plan's kernels and device buffers. It is idempotent.
@@ -279,7 +281,10 @@ func (p *Plan[T]) Close() error { return p.p.close() }
 // RealPlan is a real-to-complex (Forward) and complex-to-real (Inverse) transform in
 // numpy's rfftn layout: the last axis of the spectrum has Shape[-1]/2+1 elements. R and
 // C must have the same precision: float32 with complex64, float64 with complex128.
-type RealPlan[R Real, C Complex] struct{ p *plan }
+type RealPlan[R Real, C Complex] struct {
+	p    *plan
+	half *halfScratch // StorageHalf: host conversions
+}
 
 // NewRealPlan builds a real-to-complex plan on d; cfg.Shape is the real data's shape.
 func NewRealPlan[R Real, C Complex](d *Device, cfg Config) (*RealPlan[R, C], error) {
@@ -296,7 +301,7 @@ func NewRealPlan[R Real, C Complex](d *Device, cfg Config) (*RealPlan[R, C], err
 	if err != nil {
 		return nil, err
 	}
-	return &RealPlan[R, C]{p: p}, nil
+	return &RealPlan[R, C]{p: p, half: newHalfScratch(&p.l)}, nil
 }
 
 // RealLen is the number of real elements: Batch × prod(Shape).
@@ -311,11 +316,17 @@ func (p *RealPlan[R, C]) Config() Config { return cloneConfig(p.p.l.cfg) }
 // Forward computes the half spectrum of real src into dst.
 func (p *RealPlan[R, C]) Forward(dst []C, src []R) error {
 	l := &p.p.l
+	if err := l.realHostable("forward"); err != nil {
+		return err
+	}
 	if err := checkLen("forward", "src", src == nil, len(src), l.realLen); err != nil {
 		return err
 	}
 	if err := checkLen("forward", "dst", dst == nil, len(dst), l.complexLen); err != nil {
 		return err
+	}
+	if p.half != nil {
+		return p.half.run(p.p, false, unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), 2*l.complexLen, l.realLen, false)
 	}
 	return p.p.runHost(false, unsafe.Pointer(&dst[0]), l.complexBytes, unsafe.Pointer(&src[0]), l.realBytes)
 }
@@ -324,11 +335,17 @@ func (p *RealPlan[R, C]) Forward(dst []C, src []R) error {
 // says. src is not modified.
 func (p *RealPlan[R, C]) Inverse(dst []R, src []C) error {
 	l := &p.p.l
+	if err := l.realHostable("inverse"); err != nil {
+		return err
+	}
 	if err := checkLen("inverse", "src", src == nil, len(src), l.complexLen); err != nil {
 		return err
 	}
 	if err := checkLen("inverse", "dst", dst == nil, len(dst), l.realLen); err != nil {
 		return err
+	}
+	if p.half != nil {
+		return p.half.run(p.p, true, unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), l.realLen, 2*l.complexLen, false)
 	}
 	return p.p.runHost(true, unsafe.Pointer(&dst[0]), l.realBytes, unsafe.Pointer(&src[0]), l.complexBytes)
 }
@@ -336,6 +353,12 @@ func (p *RealPlan[R, C]) Inverse(dst []R, src []C) error {
 // ForwardBuffer transforms real device data src into the half spectrum dst.
 func (p *RealPlan[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
 	l := &p.p.l
+	if err := l.realBuffers("forward", bufOf(dst), bufOf(src)); err != nil || l.strided {
+		if err != nil {
+			return err
+		}
+		return p.p.runDevice(false, &dst.b, &src.b, nil)
+	}
 	if err := checkBuffer("forward", "src", src, l.realLen); err != nil {
 		return err
 	}
@@ -349,6 +372,12 @@ func (p *RealPlan[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
 // axis VkFFT uses src as scratch space: its contents are undefined afterwards.
 func (p *RealPlan[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
 	l := &p.p.l
+	if err := l.realBuffers("inverse", bufOf(src), bufOf(dst)); err != nil || l.strided {
+		if err != nil {
+			return err
+		}
+		return p.p.runDevice(true, &src.b, &dst.b, nil)
+	}
 	if err := checkBuffer("inverse", "src", src, l.complexLen); err != nil {
 		return err
 	}
@@ -363,5 +392,8 @@ func (p *RealPlan[R, C]) Close() error { return p.p.close() }
 
 func cloneConfig(c Config) Config {
 	c.Shape = append([]int(nil), c.Shape...)
+	c.Axes = slices.Clone(c.Axes)
+	c.InStrides = slices.Clone(c.InStrides)
+	c.OutStrides = slices.Clone(c.OutStrides)
 	return c
 }

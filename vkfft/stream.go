@@ -163,6 +163,9 @@ func (p *Plan[T]) runAsync(s *Stream, inverse bool, dst, src *HostBuffer[T]) err
 		return opError("async", fmt.Errorf("%w: host buffer", ErrNilBuffer))
 	}
 	l := &p.p.l
+	if err := l.asyncable("async"); err != nil {
+		return err
+	}
 	return p.p.runAsync(s, inverse, &dst.b, &src.b, l.complexLen, l.complexLen, l.complexBytes, l.complexBytes)
 }
 
@@ -172,6 +175,9 @@ func (p *RealPlan[R, C]) ForwardAsync(s *Stream, dst *HostBuffer[C], src *HostBu
 		return opError("forward async", fmt.Errorf("%w: host buffer", ErrNilBuffer))
 	}
 	l := &p.p.l
+	if err := l.asyncable("forward async"); err != nil {
+		return err
+	}
 	return p.p.runAsync(s, false, &dst.b, &src.b, l.complexLen, l.realLen, l.complexBytes, l.realBytes)
 }
 
@@ -181,5 +187,8 @@ func (p *RealPlan[R, C]) InverseAsync(s *Stream, dst *HostBuffer[R], src *HostBu
 		return opError("inverse async", fmt.Errorf("%w: host buffer", ErrNilBuffer))
 	}
 	l := &p.p.l
+	if err := l.asyncable("inverse async"); err != nil {
+		return err
+	}
 	return p.p.runAsync(s, true, &dst.b, &src.b, l.realLen, l.complexLen, l.realBytes, l.complexBytes)
 }

@@ -60,6 +60,7 @@ typedef struct vkg_device_info {
 	uint32_t vendor_id;
 	int compute_major, compute_minor; /* CUDA compute capability; 0 on OpenCL */
 	int fp64;                         /* double precision supported */
+	int fp16;                         /* half-precision arithmetic/storage (StorageHalf) */
 	int host_memory; /* computes in host memory (a CPU device): pinned staging gains nothing */
 	uint64_t local_mem; /* OpenCL local (CUDA shared) memory per work-group, bytes; 0 unknown */
 } vkg_device_info;
@@ -116,11 +117,12 @@ int vkg_download(vkg_device *dev, void *dst, vkg_mem src, uint64_t bytes, vkg_st
 int vkg_sync(vkg_device *dev, vkg_status *st);
 
 /* ---- core layer (vkg_core.c) ---- */
-enum { VKG_C2C = 0, VKG_R2C = 1 };
+enum { VKG_C2C = 0, VKG_R2C = 1, VKG_R2R = 2 };
+enum { VKG_STORAGE_DEFAULT = 0, VKG_STORAGE_HALF = 1, VKG_STORAGE_FLOAT_COMPUTE_DOUBLE = 2 };
 
 typedef struct vkg_plan_params {
-	int rank;            /* 1..3 */
-	uint64_t shape[3];   /* row-major, last axis contiguous (numpy order) */
+	int rank;            /* 1..4 */
+	uint64_t shape[4];   /* row-major, last axis contiguous (numpy order) */
 	uint64_t batch;      /* >= 1 */
 	int kind;            /* VKG_C2C or VKG_R2C */
 	int double_precision;
@@ -138,6 +140,18 @@ typedef struct vkg_plan_params {
 	const void *load_blob;
 	uint64_t load_bytes;
 	int save;
+	/* ---- layout: axes, strides, storage, real-to-real (configure_layout in vkg_core.c);
+	 * the Go side maps numpy's shape/axes/strides onto VkFFT's terms (layout.go) ---- */
+	int vk_dim;              /* VkFFT dimensions, fastest first; 0 keeps rank/shape/batch */
+	uint64_t vk_size[4];
+	int vk_omit[4];          /* VkFFT's omitDimension */
+	uint64_t vk_batch;       /* numberBatches */
+	int strided;             /* src through inputBuffer (in_stride), dst in buffer (out_stride) */
+	uint64_t in_stride[4];   /* VkFFT's inputBufferStride: dims 1..vk_dim-1, then the batch */
+	uint64_t out_stride[4];  /* VkFFT's bufferStride */
+	int r2r_dct, r2r_dst;    /* performDCT / performDST type 1..4 (kind VKG_R2R), else 0 */
+	int storage;             /* VKG_STORAGE_* */
+	int real_inplace;        /* R2C in one buffer with FFTW's padded rows */
 } vkg_plan_params;
 
 int vkg_vkfft_version(void);

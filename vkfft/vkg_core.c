@@ -99,6 +99,7 @@ struct vkg_plan {
 	vkg_native_mem buffer, real;               /* the plan's own */
 	vkg_native_mem launch_buffer, launch_real; /* the ones the next launch uses */
 	uint64_t complex_count, real_count;        /* elements, all batches */
+	int uses_input_buffer;                     /* launches pass launch_real as inputBuffer */
 	vkg_native native;
 	/* the queue the next launch uses: VkFFT reads it through a pointer at every launch
 	 * (CUDA: config.stream, fixed per application in 1.3.4, so it points here) */
@@ -178,6 +179,71 @@ static vkg_native_mem native_mem(vkg_mem m)
 #include "vkg_core_vulkan.h"
 #endif
 
+/* ---- layout: axes, strides, storage precision, real-to-real, in-place R2C ----
+ * The Go side (layout.go) has resolved numpy's shape, axes and strides into VkFFT's
+ * dimensions, omitted dimensions and strides; this only copies them in. */
+static void configure_layout(vkg_plan *plan, VkFFTConfiguration *c, const vkg_plan_params *p)
+{
+	int i;
+	if (p->vk_dim > 0) {
+		c->FFTdim = (pfUINT)p->vk_dim;
+		for (i = 0; i < 4; i++) {
+			c->size[i] = i < p->vk_dim ? p->vk_size[i] : 0;
+			c->omitDimension[i] = i < p->vk_dim ? (pfUINT)p->vk_omit[i] : 0;
+		}
+		c->numberBatches = p->vk_batch;
+	}
+	if (p->strided) {
+		/* out of place through VkFFT's formatted input: src is read from inputBuffer with
+		 * inputBufferStride, dst written to buffer with bufferStride (which also holds
+		 * the intermediate axes). R2C's inverse returns to the real data (inputBuffer). */
+		for (i = 0; i < 4; i++) {
+			c->inputBufferStride[i] = p->in_stride[i];
+			c->bufferStride[i] = p->out_stride[i];
+		}
+		c->isInputFormatted = 1;
+		c->inverseReturnToInputBuffer = p->kind == VKG_R2C;
+		if (p->kind != VKG_R2C) {
+			plan->real = native_mem(p->real_buffer);
+			plan->real_size = p->real_bytes;
+			plan->launch_real = plan->real;
+			c->inputBuffer = &plan->real;
+			c->inputBufferSize = &plan->real_size;
+		}
+		plan->uses_input_buffer = 1;
+	}
+	if (p->kind == VKG_R2R) {
+		c->performDCT = (pfUINT)p->r2r_dct;
+		c->performDST = (pfUINT)p->r2r_dst;
+	}
+	if (p->storage == VKG_STORAGE_HALF)
+		c->halfPrecision = 1; /* in VkFFT 1.3.4: fp16 in memory, fp32 arithmetic */
+	else if (p->storage == VKG_STORAGE_FLOAT_COMPUTE_DOUBLE)
+		c->doublePrecisionFloatMemory = 1;
+	if (p->real_inplace) {
+		/* VkFFT's native in-place R2C: rows of 2*(n/2+1) reals in buffer */
+		c->isInputFormatted = 0;
+		c->inverseReturnToInputBuffer = 0;
+		c->inputBuffer = NULL;
+		c->inputBufferSize = NULL;
+		plan->uses_input_buffer = 0;
+	}
+}
+
+/* Where the ortho/forward scaling pass runs: the output of the launch, over the reals the
+ * plan's buffer for that side holds (gap-free layouts only; layout.go checks). */
+static void scale_target(vkg_plan *plan, int inverse, vkg_mem *out, uint64_t *n)
+{
+	uint64_t real_size = plan->params.double_precision ? 8 : 4;
+	if (inverse && plan->params.kind == VKG_R2C && !plan->params.real_inplace) {
+		*out = (vkg_mem)(uintptr_t)plan->launch_real;
+		*n = plan->real_size / real_size;
+	} else {
+		*out = (vkg_mem)(uintptr_t)plan->launch_buffer;
+		*n = plan->buffer_size / real_size;
+	}
+}
+
 static uint64_t device_queue(const vkg_plan *plan)
 {
 #if VKFFT_BACKEND == 1
@@ -254,7 +320,7 @@ static int enqueue(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buf
 #else
 	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
 	VkFFTResult r;
-	int is_r2c = plan->params.kind == VKG_R2C;
+	int is_r2c = plan->uses_input_buffer;
 	double scale = inverse ? plan->params.inverse_scale : plan->params.forward_scale;
 
 	/* VkFFT stores these pointers in the application: they must stay valid */
@@ -278,13 +344,7 @@ static int enqueue(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buf
 	if (scale != 1.0 && scale != 0.0) {
 		vkg_mem out;
 		uint64_t n;
-		if (is_r2c && inverse) {
-			out = (vkg_mem)(uintptr_t)plan->launch_real;
-			n = plan->real_count;
-		} else {
-			out = (vkg_mem)(uintptr_t)plan->launch_buffer;
-			n = 2 * plan->complex_count;
-		}
+		scale_target(plan, inverse, &out, &n);
 		return vkg_mem_scale_on(plan->dev, queue, out, n, plan->params.double_precision, scale, st);
 	}
 	return VKG_OK;
@@ -314,7 +374,7 @@ static void describe(vkg_plan *plan)
 {
 	vkg_mem cbuf = (vkg_mem)(uintptr_t)plan->buffer;
 	vkg_mem rbuf = (vkg_mem)(uintptr_t)plan->real;
-	int is_r2c = plan->params.kind == VKG_R2C;
+	int is_r2c = plan->params.kind == VKG_R2C && !plan->params.real_inplace;
 	int inverse;
 	for (inverse = 0; inverse < 2; inverse++) {
 		vkg_run *r = &plan->runs[inverse];
@@ -323,6 +383,8 @@ static void describe(vkg_plan *plan)
 		r->out = is_r2c && inverse ? rbuf : cbuf;
 		r->in_bytes = is_r2c && !inverse ? plan->real_size : plan->buffer_size;
 		r->out_bytes = is_r2c && inverse ? plan->real_size : plan->buffer_size;
+		if (plan->params.strided) /* its layouts describe device memory: no host round trip fits */
+			r->in_bytes = r->out_bytes = 0;
 		r->claim = run_claim;
 		r->launch = run_launch;
 		r->release = run_release;
@@ -361,8 +423,8 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	if (VkFFTGetVersion() < VKG_MIN_VKFFT_VERSION)
 		return vkg_fail(st, VKG_ERR_VERSION, 0, "VkFFT %d.%d.%d is too old: vkfftgo needs 1.3.4 or newer",
 				VkFFTGetVersion() / 10000, VkFFTGetVersion() / 100 % 100, VkFFTGetVersion() % 100);
-	if (p->rank < 1 || p->rank > 3)
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "rank %d: must be 1, 2 or 3", p->rank);
+	if (p->rank < 1 || p->rank > 4)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "rank %d: must be 1 to 4", p->rank);
 	plan = calloc(1, sizeof *plan);
 	if (!plan)
 		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
@@ -433,7 +495,9 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.inverseReturnToInputBuffer = 1;
 		c.inputBuffer = &plan->real;
 		c.inputBufferSize = &plan->real_size;
+		plan->uses_input_buffer = 1;
 	}
+	configure_layout(plan, &c, p);
 #if VKFFT_BACKEND == 3
 	c.device = (cl_device_id *)plan->native.device;
 	c.context = (cl_context *)plan->native.context;

@@ -18,6 +18,8 @@
  * chirp buffers and compute zeros): the first recording always makes it rewrite them.
  */
 
+static void scale_target(vkg_plan *plan, int inverse, vkg_mem *out, uint64_t *n); /* vkg_core.c */
+
 typedef struct vkg_vk_plan {
 	VkCommandPool pool; /* VkFFT's during creation, then the secondary buffers' */
 	VkFence fence;      /* VkFFT waits on it for its table uploads */
@@ -105,7 +107,6 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
 	VkCommandBufferInheritanceInfo inh = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
 	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	int is_r2c = plan->params.kind == VKG_R2C;
 	VkFFTResult fr;
 	VkResult res;
 	int rc;
@@ -153,11 +154,15 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 		return vkg_vkfft_fail(st, fr, d ? "inverse FFT failed" : "forward FFT failed");
 	}
 	if (scale != 1.0) {
-		int real_out = is_r2c && d;
+		vkg_mem out;
+		uint64_t n;
+		/* the core's choice of output and length, on the buffers of this recording */
+		plan->launch_buffer = b;
+		plan->launch_real = r;
+		scale_target(plan, d, &out, &n);
 		vkg_vk_cmd_barrier(vk->sec[d]);
-		rc = vkg_vk_cmd_scale(plan->dev, vk->sec[d], real_out ? r : b,
-				      real_out ? plan->real_count : 2 * plan->complex_count,
-				      plan->params.double_precision, scale, st);
+		rc = vkg_vk_cmd_scale(plan->dev, vk->sec[d], (VkBuffer)(uintptr_t)out, n, plan->params.double_precision,
+				      scale, st);
 		if (rc) {
 			vkEndCommandBuffer(vk->sec[d]);
 			return rc;

@@ -96,6 +96,7 @@ static int fill_info(CUdevice d, vkg_device_info *info, vkg_status *st)
 	cuDeviceGetAttribute(&info->compute_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
 	cuDeviceGetAttribute(&info->compute_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
 	info->fp64 = 1;
+	info->fp16 = 1; /* every GPU CUDA 12 supports (sm_50+) stores and converts half */
 	return VKG_OK;
 }
 

@@ -150,6 +150,7 @@ static void fill_info(cl_platform_id p, cl_device_id d, vkg_device_info *info)
 	info->vendor_id = vid;
 	info_string(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
 	info->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+	info->fp16 = strstr(ext, "cl_khr_fp16") != NULL; /* VkFFT's fp16 kernels declare half2 */
 	{
 		cl_ulong local = 0;
 		clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);

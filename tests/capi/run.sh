@@ -76,6 +76,10 @@ if [ "$backend" = vulkan ]; then
   "$tmp/vk_interop"
 fi
 
+step "descriptor 0.2 from C: axes, rank 4, DCT, storage, in-place R2C, strides, old-size descriptor"
+gcc -std=c99 "${CWARN[@]}" "$here/layout.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/layout"
+"$tmp/layout"
+
 step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"

@@ -106,8 +106,8 @@ int main(void)
 	EXPECT_FAIL(vkfftgo_plan_create(dev, NULL, &p), VKFFTGO_ERROR_NULL_POINTER, "desc is NULL");
 	EXPECT_FAIL(vkfftgo_plan_create(dev, &desc, NULL), VKFFTGO_ERROR_NULL_POINTER, "plan output pointer is NULL");
 	EXPECT_FAIL(vkfftgo_plan_create(dev, &desc, &p), VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is 0");
-	desc.rank = 4;
-	EXPECT_FAIL(vkfftgo_plan_create(dev, &desc, &p), VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is 4");
+	desc.rank = 5;
+	EXPECT_FAIL(vkfftgo_plan_create(dev, &desc, &p), VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is 5");
 	desc.rank = 3; /* shape all zero */
 	EXPECT_FAIL(vkfftgo_plan_create(dev, &desc, &p), VKFFTGO_ERROR_INVALID_SHAPE, "dimension 0|must be positive");
 	desc.rank = 1;
