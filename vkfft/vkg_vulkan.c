@@ -305,6 +305,15 @@ static void fill_info(VkPhysicalDevice pd, vkg_device_info *info, uint64_t *stor
 	info->max_alloc = m3.maxMemoryAllocationSize ? m3.maxMemoryAllocationSize : local;
 	info->vendor_id = p->vendorID;
 	info->fp64 = feats.shaderFloat64 != 0;
+	{
+		/* StorageHalf: VkFFT's fp16 kernels read and write float16 storage buffers */
+		VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+		VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+							 .pNext = &f11};
+		VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+		vkGetPhysicalDeviceFeatures2(pd, &f2);
+		info->fp16 = f11.storageBuffer16BitAccess && f12.shaderFloat16;
+	}
 	info->host_memory = p->deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 	info->local_mem = p->limits.maxComputeSharedMemorySize;
 	if (storage_range)
@@ -346,7 +355,9 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	vkg_device *dev;
 	float prio[VKG_VK_MAX_QUEUES] = {1, 1, 1, 1, 1, 1, 1, 1};
 	VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-	VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+	VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+	VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+						 .pNext = &f11};
 	VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
 	VkPhysicalDeviceFeatures have;
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2};
@@ -378,6 +389,10 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	f2.features.shaderFloat64 = have.shaderFloat64;
 	f2.features.shaderInt64 = have.shaderInt64;
 	f12.timelineSemaphore = VK_TRUE;
+	if (dev->info.fp16) {
+		f11.storageBuffer16BitAccess = VK_TRUE;
+		f12.shaderFloat16 = VK_TRUE;
+	}
 	if (has_extension(dev->physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
 		exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
 	if (has_extension(dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME)) {

@@ -187,9 +187,9 @@ func TestVulkanDeviceInfo(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, devs)
 	for _, d := range devs {
-		t.Logf("device %d: %s | vendor %s (%#x) | driver %s | %s | %d MiB, largest buffer %d MiB, fp64 %v, host memory %v",
+		t.Logf("device %d: %s | vendor %s (%#x) | driver %s | %s | %d MiB, largest buffer %d MiB, fp64 %v, fp16 %v, host memory %v",
 			d.Index, d.Name, d.Vendor, d.VendorID, d.Driver, d.Platform, d.GlobalMemory>>20, d.MaxAllocation>>20,
-			d.DoublePrecision, d.HostMemory)
+			d.DoublePrecision, d.HalfPrecision, d.HostMemory)
 		require.Equal(t, Vulkan, d.Backend)
 		require.NotEmpty(t, d.Name)
 		require.Regexp(t, `driver [0-9a-f]{8}-[0-9a-f]{4}-`, d.Driver)
