@@ -260,10 +260,10 @@ const maxDescSize = 4096
 // readDesc reads a descriptor, honouring its size field: a smaller size than this
 // version's struct is an error (not made with VKFFTGO_PLAN_DESC_INIT); a larger one
 // (a newer header) is accepted if every field this library does not know is zero.
-func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
+func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
 	var pd planDesc
 	known := uintptr(C.sizeof_vkfftgo_plan_desc)
-	size := uintptr(desc.size)
+	size := uintptr(user.size)
 	if size < descV1Size {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
 			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes (%d in its first version): initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
@@ -272,8 +272,12 @@ func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
 	if size > maxDescSize {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d: not a descriptor", size)
 	}
+	// an older caller's descriptor ends early: the fields it lacks read as zero
+	var desc C.vkfftgo_plan_desc
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&desc)), known),
+		unsafe.Slice((*byte)(unsafe.Pointer(user)), min(size, known)))
 	if size > known {
-		tail := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(desc), known)), size-known)
+		tail := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(user), known)), size-known)
 		for i, b := range tail {
 			if b != 0 {
 				return pd, errorf(C.VKFFTGO_ERROR_UNSUPPORTED,
@@ -323,12 +327,15 @@ func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
 	}
 	pd.cfg.Shape = make([]int, desc.rank)
 	for i := range pd.cfg.Shape {
-		pd.cfg.Shape[i] = descDim(desc, i)
+		pd.cfg.Shape[i] = descDim(&desc, i)
 	}
 	pd.cfg.Batch = int(desc.batch)
 	pd.cfg.Tuning = vkfft.Tuning{CoalescedMemory: int(desc.coalesced_memory),
 		AimThreads: int(desc.aim_threads), RegisterBoost: int(desc.register_boost)}
-	return pd, readDescExt(desc, size, &pd)
+	if err := readDescTune(&desc, &pd); err != nil {
+		return pd, err
+	}
+	return pd, readDescExt(&desc, size, &pd)
 }
 
 func versionString() string {

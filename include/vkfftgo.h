@@ -176,6 +176,16 @@ enum { VKFFTGO_NORM_BACKWARD = 0, VKFFTGO_NORM_ORTHO = 1, /* numpy's norm= */
        VKFFTGO_NORM_FORWARD = 2 };
 enum { VKFFTGO_LUT_DEFAULT = 0, VKFFTGO_LUT_ON = 1, VKFFTGO_LUT_OFF = 2 };
 enum { VKFFTGO_FORWARD = -1, VKFFTGO_INVERSE = 1 };       /* direction, as FFTW/cuFFT */
+/* desc.tune: whether the plan uses autotuned launch parameters. DEFAULT reads the
+ * VKFFTGO_TUNE environment variable (off, cached, measure, refresh; cached when unset).
+ * CACHED uses a tuning stored for this device and plan, if any; MEASURE also measures
+ * one (seconds) when none is stored, and stores it beside the kernel cache; REFRESH
+ * measures even when one is stored. Knobs set by hand (below) turn tuning off. */
+enum { VKFFTGO_TUNE_DEFAULT = 0, VKFFTGO_TUNE_OFF = 1, VKFFTGO_TUNE_CACHED = 2,
+       VKFFTGO_TUNE_MEASURE = 3, VKFFTGO_TUNE_REFRESH = 4 };
+/* where a plan's launch parameters came from (vkfftgo_plan_tuned) */
+enum { VKFFTGO_TUNED_NONE = 0, VKFFTGO_TUNED_BY_HAND = 1, VKFFTGO_TUNED_STORED = 2,
+       VKFFTGO_TUNED_MEASURED = 3 };
 
 /* A plan's description. Always start from VKFFTGO_PLAN_DESC_INIT: it sets size, which
  * tells the library which version of this struct the caller was compiled with (later
@@ -210,11 +220,21 @@ typedef struct vkfftgo_plan_desc {
 	 * spectrum. Host transforms need contiguous plans. */
 	int64_t in_strides[VKFFTGO_MAX_AXES];
 	int64_t out_strides[VKFFTGO_MAX_AXES];
+	/* ---- since 0.2: autotuning (a descriptor ending above still works: these are zero) ---- */
+	int32_t tune;       /* VKFFTGO_TUNE_DEFAULT (the environment's, cached when unset) */
+	int32_t tuning_lut; /* twiddle source when lut is VKFFTGO_LUT_DEFAULT (a tuner's choice) */
+	/* more knobs (see vkfft.Tuning): four-step register boost, bandwidth boost (-1 off),
+	 * three-stage four-step threshold, shared memory cap in bytes, forced Bluestein
+	 * length, and per VkFFT dimension (fastest first) the cap on transforms per block */
+	int64_t register_boost_4step, bandwidth_boost, swap_to_3stage_4step, shared_memory,
+		bluestein_size;
+	int64_t grouped_batch[VKFFTGO_MAX_AXES];
 } vkfftgo_plan_desc;
 #define VKFFTGO_PLAN_DESC_INIT                                                              \
 	{ (uint32_t)sizeof(vkfftgo_plan_desc), VKFFTGO_C2C, VKFFTGO_SINGLE,                  \
 	  VKFFTGO_NORM_BACKWARD, VKFFTGO_LUT_DEFAULT, 0, { 0, 0, 0 }, 1, 0, 0, 0,             \
-	  0, 0, { 0, 0, 0, 0 }, 0, VKFFTGO_STORAGE_DEFAULT, 0, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } }
+	  0, 0, { 0, 0, 0, 0 }, 0, VKFFTGO_STORAGE_DEFAULT, 0, { 0, 0, 0, 0 }, { 0, 0, 0, 0 },   \
+	  VKFFTGO_TUNE_DEFAULT, VKFFTGO_LUT_DEFAULT, 0, 0, 0, 0, 0, { 0, 0, 0, 0 } }
 
 #ifndef VKFFTGO_NO_PROTOTYPES
 /* Builds a plan: compiles the kernels and allocates the device buffers every later
@@ -223,6 +243,12 @@ vkfftgo_status vkfftgo_plan_create(vkfftgo_device *device, const vkfftgo_plan_de
 				   vkfftgo_plan **plan);
 /* Frees the plan's kernels and device buffers. NULL is allowed and does nothing. */
 vkfftgo_status vkfftgo_plan_destroy(vkfftgo_plan *plan);
+/* The launch parameters the plan runs with: fills desc (its size set, e.g. by
+ * VKFFTGO_PLAN_DESC_INIT) with the plan's description, the knobs as tuned; *source (may
+ * be NULL) gets VKFFTGO_TUNED_*. Timings of the tuning: default_ms and tuned_ms (may be
+ * NULL; 0 when never measured) are device forward+inverse times on this device. */
+vkfftgo_status vkfftgo_plan_tuned(vkfftgo_plan *plan, vkfftgo_plan_desc *desc, int *source,
+				  double *default_ms, double *tuned_ms);
 /* The sizes the plan's data have, in bytes: complex_bytes for complex data (C2C input and
  * output, the R2C spectrum); real_bytes for R2C real data (0 for C2C). Either may be NULL. */
 vkfftgo_status vkfftgo_plan_bytes(vkfftgo_plan *plan, size_t *complex_bytes, size_t *real_bytes);
@@ -253,7 +279,9 @@ vkfftgo_status vkfftgo_buffer_size(vkfftgo_buffer *buffer, size_t *bytes);
 vkfftgo_status vkfftgo_buffer_upload(vkfftgo_buffer *buffer, const void *src, size_t bytes);
 /* Waits for the device's queued work, then copies the buffer (exactly its size) to dst. */
 vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t bytes);
-/* Transforms device buffers of the plan's device; out may equal in (in place, fastest).
+/* Transforms device buffers of the plan's device; out may equal in (in place). Out of
+ * place, a C2C transform reads in and writes out with no copy (a second set of kernels,
+ * built on the first such call, as fast as in place), leaving in unchanged.
  * Sizes must be exactly the plan's (see vkfftgo_plan_bytes). The work is only queued:
  * vkfftgo_buffer_download or vkfftgo_device_sync waits for it. An R2C inverse with more
  * than one axis uses in as scratch space. */

@@ -20,25 +20,37 @@ import (
 const DefaultPlanCacheMaxPlans = 16
 
 // planKey is the full identity of a plan on one device: a comparable, fixed-size value,
-// so a lookup builds no string and allocates nothing.
+// so a lookup builds no string and allocates nothing. It is kept at most 128 bytes:
+// larger map keys are stored out of line, and every insertion would allocate.
 type planKey struct {
-	kind   kind
-	double bool
-	rank   int
 	shape  [maxRank]int
 	batch  int
-	norm   Norm
-	lut    LUT
-	tuning Tuning
+	tuning [13]int32     // Tuning, packed (tuningKey)
 	lay    layoutKeyPart // axes, strides, storage, in-place (layout.go)
+	rank   int8
+	kind   int8
+	norm   int8
+	lut    int8
+	tune   int8
+	double bool
 }
 
-// keyOf builds the key of cfg, or reports false when cfg cannot be valid (its rank),
-// leaving the error message to validate.
+// tuningKey packs a Tuning into the plan key; validate bounds every field well within
+// int32, so distinct tunings give distinct keys.
+func tuningKey(t Tuning) [13]int32 {
+	return [13]int32{int32(t.CoalescedMemory), int32(t.AimThreads), int32(t.RegisterBoost),
+		int32(t.RegisterBoost4Step), int32(t.GroupedBatch[0]), int32(t.GroupedBatch[1]),
+		int32(t.GroupedBatch[2]), int32(t.GroupedBatch[3]), int32(t.BandwidthBoost),
+		int32(t.SwapTo3Stage4Step), int32(t.SharedMemory), int32(t.BluesteinSize), int32(t.LUT)}
+}
+
+// keyOf builds the key of cfg, or reports false when cfg cannot be valid (its rank, or
+// a field out of the key's range), leaving the error message to validate.
 func keyOf(cfg Config, k kind, complexSize uintptr) (planKey, bool) {
-	key := planKey{kind: k, double: complexSize == 16, rank: len(cfg.Shape), batch: cfg.Batch,
-		norm: cfg.Norm, lut: cfg.LUT, tuning: cfg.Tuning}
-	if key.rank < 1 || key.rank > maxRank {
+	key := planKey{kind: int8(k), double: complexSize == 16, rank: int8(len(cfg.Shape)), batch: cfg.Batch,
+		norm: int8(cfg.Norm), lut: int8(cfg.LUT), tuning: tuningKey(cfg.Tuning), tune: int8(cfg.Tune)}
+	if len(cfg.Shape) < 1 || len(cfg.Shape) > maxRank || cfg.Tuning.check(len(cfg.Shape)) != nil ||
+		int(key.norm) != int(cfg.Norm) || int(key.lut) != int(cfg.LUT) || int(key.tune) != int(cfg.Tune) {
 		return key, false
 	}
 	copy(key.shape[:], cfg.Shape)

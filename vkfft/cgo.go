@@ -181,6 +181,7 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
+	outOfPlace         bool // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
 }
 
 func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
@@ -206,6 +207,17 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 	cp.coalesced_memory = C.uint64_t(l.cfg.Tuning.CoalescedMemory)
 	cp.aim_threads = C.uint64_t(l.cfg.Tuning.AimThreads)
 	cp.register_boost = C.uint64_t(l.cfg.Tuning.RegisterBoost)
+	cp.register_boost_4step = C.uint64_t(l.cfg.Tuning.RegisterBoost4Step)
+	cp.swap_to_3stage_4step = C.uint64_t(l.cfg.Tuning.SwapTo3Stage4Step)
+	cp.bandwidth_boost = C.int64_t(l.cfg.Tuning.BandwidthBoost)
+	cp.shared_memory = C.uint64_t(l.cfg.Tuning.SharedMemory)
+	cp.bluestein_size = C.uint64_t(l.cfg.Tuning.BluesteinSize)
+	for i, g := range l.cfg.Tuning.GroupedBatch {
+		cp.grouped_batch[i] = C.uint64_t(g)
+	}
+	if p.outOfPlace {
+		cp.out_of_place = 1
+	}
 	cp.buffer = C.vkg_mem(p.buffer)
 	cp.buffer_bytes = C.uint64_t(l.complexBytes)
 	cp.real_buffer = C.vkg_mem(p.realBuffer)
@@ -274,6 +286,22 @@ func planRuns(ph planHandle) [2]runHandle {
 func planRunDevice(ph planHandle, st status, inverse bool, buf, real, copyFrom, queue uint64) error {
 	if C.vkg_plan_run_device(ph, cbool(inverse), C.vkg_mem(buf), C.vkg_mem(real), C.vkg_mem(copyFrom),
 		C.uint64_t(queue), st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}
+
+// memDownloadRange copies bytes at off of device memory m into dst, after the queued work.
+func memDownloadRange(h deviceHandle, st status, dst unsafe.Pointer, m uint64, off, bytes int64) error {
+	if C.vkg_download_range(h, dst, C.vkg_mem(m), C.uint64_t(off), C.uint64_t(bytes), st) != 0 {
+		return statusError(st)
+	}
+	return nil
+}
+
+// memCopy queues a device-to-device copy.
+func memCopy(h deviceHandle, st status, dst, src uint64, bytes int64) error {
+	if C.vkg_copy(h, C.vkg_mem(dst), C.vkg_mem(src), C.uint64_t(bytes), st) != 0 {
 		return statusError(st)
 	}
 	return nil

@@ -46,11 +46,31 @@ const (
 )
 
 // Tuning holds VkFFT's launch-configuration knobs. Zero fields keep VkFFT's defaults.
-// They change the generated kernels, so they are part of a plan's identity.
+// They change the generated kernels, so they are part of a plan's identity. Set them
+// by hand, or let the autotuner choose them (Config.Tune).
 type Tuning struct {
-	CoalescedMemory int // bytes per coalesced access (32 on NVIDIA and AMD, 64 on Intel)
-	AimThreads      int // threads per block to aim at (VkFFT's default 128)
-	RegisterBoost   int // emulate this many times more shared memory with registers
+	CoalescedMemory    int // bytes per coalesced access (32 on NVIDIA and AMD, 64 on Intel)
+	AimThreads         int // threads per block to aim at (VkFFT's default 128)
+	RegisterBoost      int // emulate this many times more shared memory with registers
+	RegisterBoost4Step int // the same for axes long enough for the four-step algorithm (> 2^14)
+	// GroupedBatch caps how many transforms one thread block does along each of VkFFT's
+	// dimensions, fastest first (for a plan of contiguous data: Shape's last axis
+	// first); 0 lets VkFFT choose.
+	GroupedBatch [maxRank]int
+	// BandwidthBoost is VkFFT's performBandwidthBoost: -1 off, 0 VkFFT's choice, N > 0
+	// trades coalescing by a factor N for longer sequences per upload on strided axes.
+	BandwidthBoost int
+	// SwapTo3Stage4Step is the axis length from which the four-step algorithm uses three
+	// uploads instead of two (at least 65536); 0 keeps VkFFT's threshold.
+	SwapTo3Stage4Step int
+	// SharedMemory caps the shared memory (bytes) one thread block may use, below the
+	// device's limit: smaller blocks can run more per multiprocessor. 0: the device's.
+	SharedMemory int
+	// BluesteinSize forces the padded length of Bluestein's algorithm (at least 2n-1 for
+	// an axis of length n with a prime factor VkFFT has no kernel for); 0: VkFFT's choice.
+	BluesteinSize int
+	// LUT overrides the package's default twiddle source when Config.LUT is LUTDefault.
+	LUT LUT
 }
 
 // Config describes a transform. The zero value of every field but Shape is useful.
@@ -65,7 +85,8 @@ type Config struct {
 	Norm Norm
 	// LUT selects the twiddle source (default LUTDefault).
 	LUT LUT
-	// Tuning overrides VkFFT's launch configuration.
+	// Tuning overrides VkFFT's launch configuration. A non-zero Tuning is used as given
+	// and the autotuner stays out of the way.
 	Tuning Tuning
 
 	// Axes selects the axes of Shape to transform, with numpy's meaning (axes=):
@@ -89,6 +110,11 @@ type Config struct {
 	// and numpy's padded layout: each real row holds 2·(n/2+1) values, the last one or
 	// two being padding, and the spectrum overwrites them (ForwardInPlace).
 	RealInPlace bool
+
+	// Tune says whether the plan uses a stored tuning (TuneCached), measures one when
+	// none is stored (TuneMeasure), or keeps VkFFT's defaults (TuneOff). TuneDefault
+	// reads VKFFTGO_TUNE (off, cached or measure), which defaults to cached.
+	Tune TuneMode
 }
 
 // kind distinguishes complex-to-complex from real-to-complex plans.
@@ -156,8 +182,11 @@ func validateKind(cfg Config, k kind, complexSize uintptr, r2r R2RKind) (layout,
 	if cfg.LUT < LUTDefault || cfg.LUT > LUTOff {
 		return l, fmt.Errorf("%w: unknown LUT mode %d", ErrInvalidArgument, int(cfg.LUT))
 	}
-	if cfg.Tuning.CoalescedMemory < 0 || cfg.Tuning.AimThreads < 0 || cfg.Tuning.RegisterBoost < 0 {
-		return l, fmt.Errorf("%w: negative tuning value %+v", ErrInvalidArgument, cfg.Tuning)
+	if err := cfg.Tuning.check(len(cfg.Shape)); err != nil {
+		return l, err
+	}
+	if cfg.Tune < TuneDefault || cfg.Tune > TuneRefresh {
+		return l, fmt.Errorf("%w: unknown tune mode %d", ErrInvalidArgument, int(cfg.Tune))
 	}
 	cfg = cloneConfig(cfg)
 	if cfg.Batch == 0 {

@@ -72,8 +72,10 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 	if p.h == nil {
 		return closedError(op, "plan")
 	}
-	// ordered after the plan's own work on other streams (its buffers are shared)
-	if err := planRunDevice(p.h, p.st, inverse, uint64(buf), uint64(real), uint64(copyFrom), uint64(stream)); err != nil {
+	// ordered after the plan's own work on other streams (its buffers are shared); a
+	// separate source goes to the out-of-place kernels (oop.go)
+	h, in, from := p.routeOutOfPlace(uint64(real), uint64(copyFrom))
+	if err := planRunDevice(h, p.st, inverse, uint64(buf), in, from, uint64(stream)); err != nil {
 		return opError(op, err)
 	}
 	return nil
@@ -82,8 +84,8 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 // ForwardPtr enqueues the forward transform of device memory src (a CUdeviceptr of Len
 // elements, in the plan's context) into dst on stream (a CUstream; 0 for the device's
 // own) and returns without waiting: synchronise the stream before reading dst. dst == src
-// transforms in place, the fastest; otherwise src is first copied into dst on the same
-// stream and left unchanged. Sizes cannot be checked: the memory must hold Len elements.
+// transforms in place; otherwise src is read and left unchanged, with no copy (see
+// ForwardBuffer). Sizes cannot be checked: the memory must hold Len elements.
 func (p *Plan[T]) ForwardPtr(dst, src, stream uintptr) error {
 	if p.p.l.strided { // src is read through VkFFT's formatted input (strided.go)
 		return p.p.runPtr(false, dst, src, 0, stream)

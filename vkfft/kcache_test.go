@@ -24,7 +24,9 @@ import (
 // compile costs about a second: the tests use a 1-D 64-point plan and share the cold
 // reference result and a known-good entry.
 
-var kcCfg = Config{Shape: []int{64}, Batch: 2}
+// Tuning is off: the stored-tuning lookup (tune_store.go) would read the cache directory
+// too, and the fault-injection tests count every read.
+var kcCfg = Config{Shape: []int{64}, Batch: 2, Tune: TuneOff}
 
 // kcDir points the kernel cache at a fresh directory for the test.
 func kcDir(t *testing.T) string {
@@ -237,6 +239,13 @@ func TestKernelCacheKeyCoversEverything(t *testing.T) {
 		{Shape: []int{64}, Batch: 2, Tuning: Tuning{CoalescedMemory: 64}},
 		{Shape: []int{64}, Batch: 2, Tuning: Tuning{AimThreads: 256}},
 		{Shape: []int{64}, Batch: 2, Tuning: Tuning{RegisterBoost: 2}},
+		{Shape: []int{64}, Batch: 2, Tuning: Tuning{RegisterBoost4Step: 2}},
+		{Shape: []int{64}, Batch: 2, Tuning: Tuning{GroupedBatch: [maxRank]int{8}}},
+		{Shape: []int{64}, Batch: 2, Tuning: Tuning{BandwidthBoost: -1}},
+		{Shape: []int{64}, Batch: 2, Tuning: Tuning{SwapTo3Stage4Step: 65536}},
+		{Shape: []int{64}, Batch: 2, Tuning: Tuning{SharedMemory: 49152}},
+		{Shape: []int{64}, Batch: 2, Tuning: Tuning{BluesteinSize: 128}},
+		{Shape: []int{64}, Batch: 2, Tuning: Tuning{LUT: LUTOff, CoalescedMemory: 64}},
 	}
 	for _, c := range cfgs {
 		k, _ := kcKey(t, "d", c, nil)
@@ -251,6 +260,12 @@ func TestKernelCacheKeyCoversEverything(t *testing.T) {
 	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
 	l, _ = validate(kcCfg, kindR2C, 8)
 	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
+	// the out-of-place application has kernels of its own
+	l, _ = validate(kcCfg, kindC2C, 8)
+	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l), outOfPlace: true}))
+	// the tune mode is not part of the kernels: the same entry
+	kt, _ := kcKey(t, "d", Config{Shape: []int{64}, Batch: 2, Tune: TuneMeasure}, nil)
+	require.Equal(t, base, kt)
 	// Batch 0 means 1: the same plan
 	k0, _ := kcKey(t, "d", Config{Shape: []int{64}}, nil)
 	k1, _ := kcKey(t, "d", Config{Shape: []int{64}, Batch: 1}, nil)

@@ -21,6 +21,7 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
+	outOfPlace         bool // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
 }
 
 func vkfftVersion() int                                        { return VkFFTVersion }
@@ -37,6 +38,11 @@ func freeStatus(status)                                        {}
 func planCreate(deviceHandle, *planParams) (planHandle, error) { return nil, ErrNoBackend }
 func planDestroy(planHandle)                                   {}
 func planBinary(planHandle) []byte                             { return nil }
+
+func memDownloadRange(deviceHandle, status, unsafe.Pointer, uint64, int64, int64) error {
+	return ErrNoBackend
+}
+func memCopy(deviceHandle, status, uint64, uint64, int64) error { return ErrNoBackend }
 
 func memUpload(deviceHandle, status, uint64, unsafe.Pointer, int64) error   { return ErrNoBackend }
 func memDownload(deviceHandle, status, unsafe.Pointer, uint64, int64) error { return ErrNoBackend }

@@ -28,6 +28,14 @@ type plan struct {
 	buf     uint64 // complex data, l.complexBytes
 	realBuf uint64 // real data (R2C), l.realBytes
 	binary  []byte // compiled kernels, when asked to keep them
+	tuned   TuneResult
+
+	// out of place without a copy (C2C): a second application reading an input buffer,
+	// built on the first out-of-place call (oop.go)
+	oop       planHandle
+	oopFailed bool
+	oopTuning *Tuning // its own tuning when the tuner measured one (else the plan's)
+
 	// the host round trips, forward and inverse, as the C transfer layer runs them; the
 	// C plan also orders its work across queues itself
 	runs [2]runHandle
@@ -64,13 +72,29 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			return nil, opError("new plan", err)
 		}
 	}
-	params := planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
-		loadBlob: opt.loadBlob, save: opt.save}
-	// the persistent kernel cache (kcache.go) loads or stores the compiled kernels
-	p.h, p.binary, err = planCreateCached(h, &d.info, &params)
-	if err != nil {
+	// the tuning (tune.go) may already build the plan: a measured winner is kept
+	if err = p.resolveTuning(h, opt); err != nil {
 		p.freeBuffers()
 		return nil, opError("new plan", err)
+	}
+	if p.h == nil {
+		params := p.params(false)
+		params.loadBlob, params.save = opt.loadBlob, opt.save
+		// the persistent kernel cache (kcache.go) loads or stores the compiled kernels
+		p.h, p.binary, err = planCreateCached(h, &d.info, &params)
+		if err != nil && p.tuned.Source == TunedStored {
+			// VkFFT refused a stored tuning: the plan is built with the defaults
+			kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: stored tuning %s refused: %v", errBadEntry,
+				p.l.cfg.Tuning, err))
+			p.l.cfg.Tuning, p.tuned = Tuning{}, TuneResult{}
+			params = p.params(false)
+			params.loadBlob, params.save = opt.loadBlob, opt.save
+			p.h, p.binary, err = planCreateCached(h, &d.info, &params)
+		}
+		if err != nil {
+			p.freeBuffers()
+			return nil, opError("new plan", err)
+		}
 	}
 	p.runs = planRuns(p.h)
 	p.st = newStatus()
@@ -78,9 +102,25 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 	return p, nil
 }
 
-// lutSetting maps Config.LUT to VkFFT's useLUT (-1 off, 0 auto, 1 on).
+// params are the planParams of the plan's application (outOfPlace: the C2C one that
+// reads an input buffer).
+func (p *plan) params(outOfPlace bool) planParams {
+	l := p.l
+	if outOfPlace && p.oopTuning != nil {
+		l.cfg.Tuning = *p.oopTuning
+	}
+	return planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
+		outOfPlace: outOfPlace}
+}
+
+// lutSetting maps Config.LUT (or, when that is LUTDefault, Tuning.LUT) to VkFFT's useLUT
+// (-1 off, 0 auto, 1 on).
 func lutSetting(l layout) int {
-	switch l.cfg.LUT {
+	lut := l.cfg.LUT
+	if lut == LUTDefault {
+		lut = l.cfg.Tuning.LUT
+	}
+	switch lut {
 	case LUTOn:
 		return 1
 	case LUTOff:
@@ -107,6 +147,10 @@ func (p *plan) release() {
 	}
 	planDestroy(p.h) // waits for the plan's work on every queue
 	p.h = nil
+	if p.oop != nil {
+		planDestroy(p.oop)
+		p.oop = nil
+	}
 	p.freeBuffers()
 	freeStatus(p.st)
 	p.st = nil
@@ -198,7 +242,8 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 		mem[i] = b.m
 	}
 	if err == nil {
-		err = planRunDevice(p.h, p.st, inverse, mem[0], mem[1], mem[2], 0)
+		h, real, from := p.routeOutOfPlace(mem[1], mem[2])
+		err = planRunDevice(h, p.st, inverse, mem[0], real, from, 0)
 		if err != nil {
 			err = opError(op, err)
 		}
@@ -264,8 +309,10 @@ func (p *Plan[T]) run(inverse bool, dst, src []T) error {
 }
 
 // ForwardBuffer transforms device buffer src into dst without host copies; dst may be
-// src (in place, the fastest). The work is queued on the device: read results with
-// dst.Download or wait with Device.Sync.
+// src (in place). Out of place, src is only read: the plan's first out-of-place call
+// builds a second set of kernels that read src and write dst (no copy, as fast as in
+// place). The work is queued on the device: read results with dst.Download or wait
+// with Device.Sync.
 func (p *Plan[T]) ForwardBuffer(dst, src *Buffer[T]) error { return p.runBuffers(false, dst, src) }
 
 // InverseBuffer is the inverse of ForwardBuffer.

@@ -115,6 +115,11 @@ void vkg_free(vkg_device *dev, vkg_mem mem);
 int vkg_upload(vkg_device *dev, vkg_mem dst, const void *src, uint64_t bytes, vkg_status *st);
 int vkg_download(vkg_device *dev, void *dst, vkg_mem src, uint64_t bytes, vkg_status *st);
 int vkg_sync(vkg_device *dev, vkg_status *st);
+/* A part of device memory to the host (waits for queued work), and a device-to-device
+ * copy (queued); for the autotuner's checks. */
+int vkg_download_range(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
+		       vkg_status *st);
+int vkg_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st);
 
 /* ---- core layer (vkg_core.c) ---- */
 enum { VKG_C2C = 0, VKG_R2C = 1, VKG_R2R = 2 };
@@ -131,6 +136,14 @@ typedef struct vkg_plan_params {
 	double forward_scale, inverse_scale; /* applied after VkFFT's own normalisation; 0 = 1 */
 	/* launch-configuration knobs; 0 keeps VkFFT's default */
 	uint64_t coalesced_memory, aim_threads, register_boost;
+	uint64_t register_boost_4step, swap_to_3stage_4step;
+	uint64_t grouped_batch[4]; /* per VkFFT dimension, fastest first */
+	int64_t bandwidth_boost;   /* performBandwidthBoost: -1 off, >0 factor */
+	uint64_t shared_memory;    /* sharedMemorySize cap in bytes */
+	uint64_t bluestein_size;   /* forceBluesteinSequenceSize */
+	/* C2C read from an input buffer (real_buffer's slot: VkFFT's inputBuffer) and write
+	 * buffer, leaving the input untouched: out of place without a copy */
+	int out_of_place;
 	/* the plan's own buffers: complex data, and for R2C the real data */
 	vkg_mem buffer;
 	uint64_t buffer_bytes;
@@ -171,8 +184,10 @@ const vkg_run *vkg_plan_run_desc(const vkg_plan *plan, int inverse);
 
 /* One transform on device memory, enqueued on queue (the backend's handle as an integer;
  * 0: the device's own) after the plan's earlier work on other queues; buffer/real_buffer 0
- * mean the plan's own. A non-zero copy_from is first copied into buffer (out-of-place
- * C2C). Enters the device's context itself. */
+ * mean the plan's own. real_buffer is VkFFT's inputBuffer: R2C's real data, or an
+ * out-of-place C2C plan's input (params.out_of_place). A non-zero copy_from is first
+ * copied into buffer (out-of-place C2C on an in-place plan). Enters the device's context
+ * itself. */
 int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
 			vkg_mem copy_from, uint64_t queue, vkg_status *st);
 

@@ -140,3 +140,24 @@ int vkg_stream_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
 	vkg_ctx_leave(dev);
 	return rc;
 }
+
+int vkg_download_range(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
+		       vkg_status *st)
+{
+	int rc = vkg_ctx_enter(dev, st);
+	if (rc)
+		return rc;
+	rc = vkg_mem_read(dev, dst, src, off, bytes, st);
+	vkg_ctx_leave(dev);
+	return rc;
+}
+
+int vkg_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
+{
+	int rc = vkg_ctx_enter(dev, st);
+	if (rc)
+		return rc;
+	rc = vkg_mem_copy_on(dev, 0, dst, src, bytes, st);
+	vkg_ctx_leave(dev);
+	return rc;
+}

@@ -460,6 +460,20 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.coalescedMemory = p->coalesced_memory;
 	if (p->aim_threads)
 		c.aimThreads = p->aim_threads;
+	if (p->register_boost)
+		c.registerBoost = p->register_boost;
+	if (p->register_boost_4step)
+		c.registerBoost4Step = p->register_boost_4step;
+	if (p->swap_to_3stage_4step)
+		c.swapTo3Stage4Step = p->swap_to_3stage_4step;
+	if (p->bandwidth_boost)
+		c.performBandwidthBoost = (int)p->bandwidth_boost;
+	if (p->shared_memory)
+		c.sharedMemorySize = p->shared_memory;
+	if (p->bluestein_size)
+		c.forceBluesteinSequenceSize = p->bluestein_size;
+	for (i = 0; i < 4; i++)
+		c.groupedBatch[i] = p->grouped_batch[i];
 #if VKFFT_BACKEND == 3
 	/* A CPU device (PoCL) offers megabytes of "local" memory, and VkFFT then puts whole
 	 * sequences of up to 256K points into one work-group. PoCL keeps each work-item's
@@ -469,14 +483,11 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	 * stack, and the large transforms run faster, not slower. */
 	{
 		const vkg_device_info *info = vkg_device_get_info(dev);
-		if (info->host_memory && (info->local_mem == 0 || info->local_mem > VKG_CPU_LOCAL_MEMORY))
+		if (info->host_memory && (info->local_mem == 0 || info->local_mem > VKG_CPU_LOCAL_MEMORY) &&
+		    (!c.sharedMemorySize || c.sharedMemorySize > VKG_CPU_LOCAL_MEMORY)) /* a tuning may ask for less */
 			c.sharedMemorySize = VKG_CPU_LOCAL_MEMORY;
 	}
 #endif
-	if (p->register_boost) {
-		c.registerBoost = p->register_boost;
-		c.registerBoost4Step = p->register_boost;
-	}
 
 	plan->buffer = native_mem(p->buffer);
 	plan->buffer_size = p->buffer_bytes;
@@ -493,6 +504,16 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.performR2C = 1;
 		c.isInputFormatted = 1;
 		c.inverseReturnToInputBuffer = 1;
+		c.inputBuffer = &plan->real;
+		c.inputBufferSize = &plan->real_size;
+		plan->uses_input_buffer = 1;
+	} else if (p->out_of_place) {
+		/* the first pass reads inputBuffer, every later one works in buffer (both
+		 * directions: inverseReturnToInputBuffer stays 0), so the input is only read */
+		plan->real = native_mem(p->real_buffer ? p->real_buffer : p->buffer);
+		plan->real_size = p->buffer_bytes;
+		plan->launch_real = plan->real;
+		c.isInputFormatted = 1;
 		c.inputBuffer = &plan->real;
 		c.inputBufferSize = &plan->real_size;
 		plan->uses_input_buffer = 1;

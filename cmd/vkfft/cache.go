@@ -20,7 +20,7 @@ func init() {
 
 const cacheUsage = `usage: vkfft cache [info|list|clear|bench [flags]]
   info    directory, entries and bytes of the persistent kernel cache (the default)
-  list    one line per entry, least recently used first
+  list    one line per entry, least recently used first, then the tuned plans
   clear   remove every entry
   bench   plan creation per shape: cold (compile), from disk in a fresh process,
           and from memory (the plan cache); see 'vkfft cache bench -h'
@@ -68,6 +68,34 @@ func cacheInfo(list bool) error {
 		for _, e := range entries {
 			fmt.Printf("  %s  %10d  %s\n", e.ModTime.Format(time.DateTime), e.Bytes, e.Path)
 		}
+		return listTunings()
+	}
+	return nil
+}
+
+// listTunings prints the stored tunings (entries of the same directory).
+func listTunings() error {
+	tunings, err := vkfft.ListTunings()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("tuned plans: %d\n", len(tunings))
+	for _, t := range tunings {
+		prec := "c64"
+		if t.Double {
+			prec = "c128"
+		}
+		name := fmt.Sprintf("%s %v:%d %s", t.Kind, t.Shape, t.Batch, prec)
+		if t.Problem != "" {
+			fmt.Printf("  %-28s %s  not used: %s\n", name, t.Device, t.Problem)
+			continue
+		}
+		oop := ""
+		if t.OutOfPlace != t.Tuning {
+			oop = "; out of place: " + t.OutOfPlace.String()
+		}
+		fmt.Printf("  %-28s %s  %s%s  (%.4f -> %.4f ms, %d candidates, %.1f s)  %s\n", name, t.Device, t.Tuning, oop,
+			t.DefaultMs, t.TunedMs, t.Candidates, t.Elapsed.Seconds(), t.Path)
 	}
 	return nil
 }

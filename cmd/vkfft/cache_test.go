@@ -63,3 +63,40 @@ func TestCacheCommand(t *testing.T) {
 	require.Equal(t, "kernel cache: off", strings.TrimSpace(out))
 	require.Contains(t, CacheSummary(nil), "kernel cache off: 0 hits")
 }
+
+// vkfft tune measures, stores and prints the table; cache list shows the stored tuning;
+// a second run finds it stored.
+func TestTuneCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(vkfft.EnvCacheDir, dir)
+	out := cacheCapture(t, func() error { return runTune([]string{"-shapes", "16x16", "-budget", "1ms", "-q"}) })
+	require.Contains(t, out, "tunings stored in "+dir)
+	require.Regexp(t, `\| 16² \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| - \| - \| [0-9.]+ \| .* \| measured \|`, out)
+	out = cacheCapture(t, func() error { return runCache([]string{"list"}) })
+	require.Contains(t, out, "tuned plans: 1")
+	require.Contains(t, out, "c2c [16 16]:1 c64")
+	out = cacheCapture(t, func() error { return runTune([]string{"-shapes", "16x16", "-q"}) })
+	require.Contains(t, out, "| stored |")
+	require.Error(t, runTune([]string{"-shapes", "0x4"}))
+}
+
+func TestReadCuFFT(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cufft.log")
+	require.NoError(t, os.WriteFile(path, []byte(`d2d copy: 4240 GB/s (read+write)
+shape | cufft_plan_ms | cufft_dev_fwd+inv_ms | cufft_pinned_rt_ms | numpy_1t_fwd+inv_ms | scipy_16t_fwd+inv_ms | maxerr_cufft
+c2c 3d 256^3 fp32 | 234.6 | 0.5576 | 5.50 | - | - | 5.49e-07
+c2c 2d 4096^2 fp32 | 83.2 | 0.5065 | 5.47 | - | - | 6.28e-07
+c2c 1d 4096 x16384 fp32 | 1.3 | 0.8519 | 20.38 | - | - | 4.18e-07
+c2c 3d 256^3 fp64 | 100.5 | 0.9850 | 10.79 | - | - | 7.23e-16
+c2c 1d 1031 x65536 fp32 (Bluestein) | 311.1 | 2.2531 | 21.95 | - | - | 5.10e-07
+`), 0o600))
+	m, err := readCuFFT(path)
+	require.NoError(t, err)
+	require.Equal(t, map[string]float64{
+		cufftKey([]int{256, 256, 256}, 1, false): 0.5576,
+		cufftKey([]int{4096, 4096}, 1, false):    0.5065,
+		cufftKey([]int{4096}, 16384, false):      0.8519,
+		cufftKey([]int{256, 256, 256}, 1, true):  0.9850,
+		cufftKey([]int{1031}, 65536, false):      2.2531,
+	}, m)
+}

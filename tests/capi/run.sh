@@ -84,6 +84,11 @@ step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"
 
+step "autotuning through desc.tune (stored, found by a second process) and out-of-place transforms"
+gcc -std=c99 "${CWARN[@]}" "$here/tune_oop.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/tune_oop"
+VKFFTGO_CACHE_DIR="$tmp/kc" VKFFTGO_TUNE_BUDGET=1ms "$tmp/tune_oop"
+VKFFTGO_CACHE_DIR="$tmp/kc" "$tmp/tune_oop" stored
+
 step "C++ consumer: its own CMake project with find_package(VkFFTGo), against the moved copy"
 cmake -S "$here/cxx" -B "$tmp/cxx" -DCMAKE_PREFIX_PATH="$inst" -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" ||
   { cat "$tmp/cmake.log"; die "cmake configure"; }

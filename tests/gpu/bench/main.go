@@ -38,6 +38,10 @@ var shapes = []shape{
 type result struct {
 	name                       string
 	coldMs, devMs, hostMs, gbs float64
+	// the autotuned plan (Config.Tune = TuneMeasure): device fwd+inv, the same fwd+inv
+	// out of place, the parameters and the tuning's measuring time
+	tunedMs, oopMs float64
+	tuning         vkfft.TuneResult
 	// one host round trip (upload, forward, download) per figure
 	directMs, stagedMs, pinnedMs, pipeMs, pipePageMs float64
 }
@@ -47,6 +51,7 @@ func main() {
 	only := flag.String("only", "", "run only shapes whose name contains this")
 	lut := flag.Bool("lut", true, "compare single-precision accuracy and speed with and without twiddle tables")
 	alloc := flag.Bool("alloc", true, "run the allocation-cache loop")
+	tune := flag.Bool("tune", true, "also time each shape autotuned (Config.Tune = TuneMeasure)")
 	flag.Parse()
 	dev, err := vkfft.Open(0)
 	check(err)
@@ -66,9 +71,27 @@ func main() {
 		} else {
 			r = run[complex64](dev, s)
 		}
+		if *tune {
+			if s.double {
+				tuned[complex128](dev, s, &r)
+			} else {
+				tuned[complex64](dev, s, &r)
+			}
+		}
 		results = append(results, r)
 		fmt.Printf("binding %-12s cold plan %8.1f ms  device fwd+inv %8.4f ms  host round trip %8.2f ms\n",
 			r.name, r.coldMs, r.devMs, r.hostMs)
+	}
+	if *tune {
+		fmt.Println()
+		fmt.Println("Autotuned (Config.Tune = TuneMeasure; tuning time = its measurement), device forward+inverse in ms:")
+		fmt.Println("| shape | VkFFT defaults | tuned | tuned / defaults | tuned out of place | out of place / in place | chosen parameters | tuning time |")
+		fmt.Println("|---|---|---|---|---|---|---|---|")
+		for _, r := range results {
+			fmt.Printf("| %s | %.4f | %.4f | %.3f | %.4f | %.3f | %s | %.1f s (%s, %d candidates) |\n", r.name, r.devMs,
+				r.tunedMs, r.tunedMs/r.devMs, r.oopMs, r.oopMs/r.tunedMs, r.tuning.Tuning, r.tuning.Elapsed.Seconds(),
+				r.tuning.Source, r.tuning.Candidates)
+		}
 	}
 	enq, syn := small(dev)
 	fmt.Printf("binding small 1-D 1024: enqueue %.2f us/call, enqueue+sync %.2f us/call\n", enq, syn)
@@ -115,8 +138,46 @@ func main() {
 	fmt.Printf("| enqueue + synchronize | %.2f | %.2f | %+.2f |\n", syn, rawSmall[1], syn-rawSmall[1])
 }
 
+// tuned times the shape with an autotuned plan, in place and out of place.
+func tuned[T vkfft.Complex](dev *vkfft.Device, s shape, r *result) {
+	p, err := vkfft.NewPlan[T](dev, vkfft.Config{Shape: s.dims, Batch: s.batch, Tune: vkfft.TuneMeasure})
+	check(err)
+	defer p.Close()
+	r.tuning = p.Tuned()
+	a, err := vkfft.NewBuffer[T](dev, p.Len())
+	check(err)
+	defer a.Close()
+	b, err := vkfft.NewBuffer[T](dev, p.Len())
+	check(err)
+	defer b.Close()
+	x := make([]T, p.Len())
+	for i := range x {
+		x[i] = T(complex(float32(i%17)-8, float32(i%5)))
+	}
+	check(a.Upload(x))
+	timePair := func(fwd, inv func() error) float64 {
+		for i := 0; i < 3; i++ { // warm-up (builds the out-of-place kernels on first use)
+			check(fwd())
+			check(inv())
+		}
+		check(dev.Sync())
+		t0 := time.Now()
+		for i := 0; i < s.iters; i++ {
+			check(fwd())
+			check(inv())
+		}
+		check(dev.Sync())
+		return ms(time.Since(t0)) / float64(s.iters)
+	}
+	r.tunedMs = timePair(func() error { return p.ForwardBuffer(a, a) }, func() error { return p.InverseBuffer(a, a) })
+	r.oopMs = timePair(func() error { return p.ForwardBuffer(b, a) }, func() error { return p.InverseBuffer(a, b) })
+	fmt.Printf("binding %-12s tuned (%s, %s) device fwd+inv %8.4f ms, out of place %8.4f ms\n", s.name,
+		r.tuning.Tuning, r.tuning.Source, r.tunedMs, r.oopMs)
+}
+
 func run[T vkfft.Complex](dev *vkfft.Device, s shape) result {
-	cfg := vkfft.Config{Shape: s.dims, Batch: s.batch}
+	// VkFFT's defaults, as the raw C baseline runs them
+	cfg := vkfft.Config{Shape: s.dims, Batch: s.batch, Tune: vkfft.TuneOff}
 	t0 := time.Now()
 	p, err := vkfft.NewPlan[T](dev, cfg)
 	check(err)
