@@ -37,6 +37,18 @@ test-go: setup
 	$(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
 	cd vkfft && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
 		$(CURDIR)/$(BUILD)/vkfft-asan.test -test.count=1 -test.timeout=30m
+	$(MAKE) --no-print-directory fuzz FUZZTIME=30s
+
+# Each fuzz target for FUZZTIME (seed corpora in vkfft/testdata/fuzz; new finds land in
+# the Go build cache, a failing input in testdata/fuzz to commit with its fix).
+FUZZTIME ?= 30s
+FUZZ_TARGETS ?= ./vkfft/:FuzzConfig ./vkfft/:FuzzKernelCacheEntry
+.PHONY: fuzz
+fuzz: setup
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} ($${t%%:*}, $(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) $${t%%:*}; \
+	done
 
 test: test-go ## everything CI runs (Go tests; C/C++ consumer tests are added by mk/*.mk)
 

@@ -2,33 +2,28 @@ package main
 
 /*
 #define VKFFTGO_NO_PROTOTYPES
+#include <stdlib.h>
 #include <string.h>
 #include "vkfftgo.h"
 #include "version.h"
+#include "core.h"
+#include "handles.h"
 */
 import "C"
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/ccore"
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
-// ---- library identity (the rest is in lasterror.c and guard_*.c) ----
+// ---- library identity (the rest is in lasterror.c, hotpath.c and guard_*.c) ----
 
 //export vkfftgo_backend
 func vkfftgo_backend() C.int { return C.int(vkfft.CurrentBackend()) }
-
-//export vkfftgo_vkfft_version
-func vkfftgo_vkfft_version() (v C.int) {
-	defer func() {
-		if recover() != nil {
-			v = 0
-		}
-	}()
-	return C.int(vkfft.VkFFTVersion)
-}
 
 // ---- devices ----
 
@@ -60,15 +55,27 @@ func vkfftgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_st
 	if err != nil {
 		return fail(fn, err)
 	}
-	tok := newToken()
-	if tok == nil {
+	core := ccore.DeviceOf(d)
+	rec := C.vkgc_device_new((*C.vkg_device)(core.Core), C.int64_t(core.StagingThreshold),
+		C.uint64_t(core.StagingSlotBytes), C.int(core.StagingThreads), C.int(core.MaxStagers))
+	if rec == nil {
 		d.Close()
 		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
 	}
+	cd := &cdev{d: d, rec: rec, plans: map[*cplan]struct{}{}, bufs: map[*cbuf]struct{}{},
+		fused: map[*cfused]struct{}{}, regs: map[uintptr]*vkfft.HostRegistration{}}
 	tables.mu.Lock()
-	tables.devs[uintptr(tok)] = &cdev{d: d, plans: map[*cplan]struct{}{}, bufs: map[*cbuf]struct{}{}}
+	cd.handle = uintptr(C.vkgc_handle_new(C.VKGC_DEVICE, unsafe.Pointer(rec)))
+	if cd.handle != 0 {
+		tables.devs[cd.handle] = cd
+	}
 	tables.mu.Unlock()
-	*out = (*C.vkfftgo_device)(tok)
+	if cd.handle == 0 {
+		C.vkgc_device_free(rec)
+		d.Close()
+		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of handles or host memory"))
+	}
+	*out = (*C.vkfftgo_device)(handlePtr(cd.handle))
 	return C.VKFFTGO_SUCCESS
 }
 
@@ -79,30 +86,50 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	if h == nil {
 		return C.VKFFTGO_SUCCESS
 	}
-	d, err := lookupDevice(h)
-	if err != nil {
+	// Forget the device and everything made on it, so no new plan or buffer joins it.
+	tables.mu.Lock()
+	d := tables.devs[uintptr(unsafe.Pointer(h))]
+	if d == nil {
+		tables.mu.Unlock()
+		_, err := lookupDevice(h)
 		return fail(fn, err)
 	}
-	// Forget the device and everything made on it, then let vkfft free them all.
-	var tokens []unsafe.Pointer
-	tables.mu.Lock()
-	delete(tables.devs, uintptr(unsafe.Pointer(h)))
-	for p := range d.plans {
-		delete(tables.plans, uintptr(p.token))
-		tokens = append(tokens, p.token)
+	delete(tables.devs, d.handle)
+	plans, bufs := d.plans, d.bufs
+	for p := range plans {
+		delete(tables.plans, p.handle)
 	}
-	for b := range d.bufs {
-		delete(tables.bufs, uintptr(b.token))
-		tokens = append(tokens, b.token)
+	for b := range bufs {
+		delete(tables.bufs, b.handle)
 	}
-	d.plans, d.bufs = nil, nil
+	fused := d.fused
+	for f := range fused {
+		delete(tables.fused, f.handle)
+	}
+	d.plans, d.bufs, d.fused = nil, nil, nil
 	tables.mu.Unlock()
-	err = d.d.Close()
-	for _, t := range tokens {
-		freeToken(t)
+	// Wait for destroys under way, then for the C calls in flight on each handle; later
+	// calls find the handles dead. Only then are the C records and the stager freed.
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	retire(d.handle, C.VKGC_DEVICE)
+	for p := range plans {
+		retire(p.handle, C.VKGC_PLAN)
+		C.free(unsafe.Pointer(p.rec))
+		p.rec = nil
 	}
-	freeToken(unsafe.Pointer(h))
-	return ret(fn, err)
+	for b := range bufs {
+		retire(b.handle, C.VKGC_BUFFER)
+		C.free(unsafe.Pointer(b.rec))
+		b.rec = nil
+	}
+	for f := range fused {
+		retire(f.handle, C.VKGC_FUSED)
+	}
+	C.vkgc_device_free(d.rec)
+	d.rec = nil
+	d.regs = nil
+	return ret(fn, d.d.Close()) // closes the plans, buffers and registrations too
 }
 
 //export vkfftgo_device_name
@@ -141,17 +168,6 @@ func vkfftgo_device_supports_double(h *C.vkfftgo_device, supported *C.int) (rc C
 		*supported = 1
 	}
 	return C.VKFFTGO_SUCCESS
-}
-
-//export vkfftgo_device_sync
-func vkfftgo_device_sync(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_device_sync"
-	defer recoverTo(fn, &rc)
-	d, err := lookupDevice(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	return ret(fn, d.d.Sync())
 }
 
 //export vkfftgo_device_mem_stats
@@ -232,18 +248,6 @@ func vkfftgo_alloc_cache_get_stats(h *C.vkfftgo_device, stats *C.vkfftgo_alloc_c
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_device_set_staging_threshold
-func vkfftgo_device_set_staging_threshold(h *C.vkfftgo_device, bytes C.int64_t) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_device_set_staging_threshold"
-	defer recoverTo(fn, &rc)
-	d, err := lookupDevice(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	d.d.SetStagingThreshold(int64(bytes))
-	return C.VKFFTGO_SUCCESS
-}
-
 // ---- plans ----
 
 // planDesc is a vkfftgo_plan_desc read and checked on the Go side.
@@ -257,14 +261,30 @@ type planDesc struct {
 // maxDescSize bounds how far past the known fields a newer caller's descriptor is read.
 const maxDescSize = 4096
 
-// readDesc reads a descriptor, honouring its size field: a smaller size than this
-// version's struct is an error (not made with VKFFTGO_PLAN_DESC_INIT); a larger one
-// (a newer header) is accepted if every field this library does not know is zero.
-func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
+// readDesc reads a descriptor, honouring its size field: a size below the first
+// version's struct is an error (not made with VKFFTGO_PLAN_DESC_INIT); an older
+// header's size reads the fields it has (the later ones are zero); a larger one (a
+// newer header) is accepted if every field this library does not know is zero.
+func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
+	size := uintptr(desc.size)
+	if size < descV1Size || size > maxDescSize {
+		return parseDesc(unsafe.Slice((*byte)(unsafe.Pointer(desc)), min(size, knownDescSize)))
+	}
+	return parseDesc(unsafe.Slice((*byte)(unsafe.Pointer(desc)), size))
+}
+
+// knownDescSize is the size of this version's vkfftgo_plan_desc.
+const knownDescSize = C.sizeof_vkfftgo_plan_desc
+
+// parseDesc checks and converts a caller's descriptor, given as the bytes its size
+// field covers (a fuzz target: any bytes give a descriptor or an error).
+func parseDesc(b []byte) (planDesc, error) {
 	var pd planDesc
-	known := uintptr(C.sizeof_vkfftgo_plan_desc)
-	size := uintptr(user.size)
-	if size < descV1Size {
+	known, size := uintptr(knownDescSize), uintptr(len(b))
+	if len(b) >= 4 {
+		size = uintptr(binary.NativeEndian.Uint32(b))
+	}
+	if size < descV1Size || uintptr(len(b)) < descV1Size {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
 			"desc->size is %d, this library's vkfftgo_plan_desc has %d bytes (%d in its first version): initialise the descriptor with VKFFTGO_PLAN_DESC_INIT",
 			size, known, descV1Size)
@@ -272,14 +292,17 @@ func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
 	if size > maxDescSize {
 		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d: not a descriptor", size)
 	}
-	// an older caller's descriptor ends early: the fields it lacks read as zero
-	var desc C.vkfftgo_plan_desc
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&desc)), known),
-		unsafe.Slice((*byte)(unsafe.Pointer(user)), min(size, known)))
+	if size != uintptr(len(b)) {
+		return pd, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d but %d bytes were read", size, len(b))
+	}
+	// an aligned copy of the fields this library knows (those past an older caller's
+	// size stay zero)
+	var fields C.vkfftgo_plan_desc
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&fields)), known), b)
+	desc := &fields
 	if size > known {
-		tail := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(user), known)), size-known)
-		for i, b := range tail {
-			if b != 0 {
+		for i, v := range b[known:] {
+			if v != 0 {
 				return pd, errorf(C.VKFFTGO_ERROR_UNSUPPORTED,
 					"the descriptor sets a field at byte %d that libvkfftgo %s does not know (built with a newer vkfftgo.h?)",
 					known+uintptr(i), versionString())
@@ -327,15 +350,15 @@ func readDesc(user *C.vkfftgo_plan_desc) (planDesc, error) {
 	}
 	pd.cfg.Shape = make([]int, desc.rank)
 	for i := range pd.cfg.Shape {
-		pd.cfg.Shape[i] = descDim(&desc, i)
+		pd.cfg.Shape[i] = descDim(desc, i)
 	}
 	pd.cfg.Batch = int(desc.batch)
 	pd.cfg.Tuning = vkfft.Tuning{CoalescedMemory: int(desc.coalesced_memory),
 		AimThreads: int(desc.aim_threads), RegisterBoost: int(desc.register_boost)}
-	if err := readDescTune(&desc, &pd); err != nil {
+	if err := readDescTune(desc, &pd); err != nil {
 		return pd, err
 	}
-	return pd, readDescExt(&desc, size, &pd)
+	return pd, readDescExt(desc, size, &pd)
 }
 
 func versionString() string {
@@ -343,123 +366,52 @@ func versionString() string {
 		C.VKFFTGO_LIB_VERSION_PATCH)
 }
 
-// newCPlan builds the vkfft plan a descriptor asks for.
+// newCPlan builds the vkfft plan a descriptor asks for, and its C record.
 func newCPlan(d *cdev, pd planDesc) (*cplan, error) {
-	if p, ok, err := newCPlanExt(d, pd); ok { // desc_ext.go
-		return p, err
-	}
-	p := &cplan{dev: d}
-	var err error
-	switch {
-	case !pd.r2c && !pd.double:
-		if p.c64, err = vkfft.NewPlan[complex64](d.d, pd.cfg); err == nil {
-			p.cbytes = int64(p.c64.Len()) * 8
-		}
-	case !pd.r2c && pd.double:
-		if p.c128, err = vkfft.NewPlan[complex128](d.d, pd.cfg); err == nil {
-			p.cbytes = int64(p.c128.Len()) * 16
-		}
-	case !pd.double:
-		if p.r32, err = vkfft.NewRealPlan[float32, complex64](d.d, pd.cfg); err == nil {
-			p.cbytes, p.rbytes = int64(p.r32.ComplexLen())*8, int64(p.r32.RealLen())*4
-		}
-	default:
-		if p.r64, err = vkfft.NewRealPlan[float64, complex128](d.d, pd.cfg); err == nil {
-			p.cbytes, p.rbytes = int64(p.r64.ComplexLen())*16, int64(p.r64.RealLen())*8
-		}
-	}
+	bp, err := vkfft.NewBytePlan(d.d, pd.cfg, vkfft.ByteKind{Real: pd.r2c, Double: pd.double, R2R: pd.r2r})
 	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	core := ccore.PlanOf(bp)
+	strided := C.int(0)
+	if core.Strided {
+		strided = 1
+	}
+	fwdOut, fwdIn := bp.ForwardBytes()
+	invOut, invIn := bp.InverseBytes()
+	rec := C.vkgc_plan_new(d.rec, (*C.vkg_plan)(core.Core), C.int(core.InPlace), strided, C.uint64_t(fwdOut),
+		C.uint64_t(fwdIn), C.uint64_t(invOut), C.uint64_t(invIn))
+	if rec == nil {
+		bp.Close()
+		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
+	}
+	return &cplan{dev: d, p: bp, rec: rec}, nil
 }
 
+// ccore's in-place rules are core.h's VKGC_INPLACE_* values (a compile-time check).
+var (
+	_ = [1]int{}[int(ccore.InPlaceAllowed)-C.VKGC_INPLACE_ALLOWED]
+	_ = [1]int{}[int(ccore.InPlaceRefusedR2C)-C.VKGC_INPLACE_REFUSED_R2C]
+	_ = [1]int{}[int(ccore.InPlaceRefusedStrides)-C.VKGC_INPLACE_REFUSED_STRIDES]
+	_ = [1]int{}[int(ccore.InPlaceRequired)-C.VKGC_INPLACE_REQUIRED]
+)
+
+// close frees the plan and its record; its handle was retired (or never published).
 func (p *cplan) close() error {
-	switch {
-	case p.x != nil:
-		return p.x.close()
-	case p.c64 != nil:
-		return p.c64.Close()
-	case p.c128 != nil:
-		return p.c128.Close()
-	case p.r32 != nil:
-		return p.r32.Close()
-	}
-	return p.r64.Close()
+	C.free(unsafe.Pointer(p.rec))
+	p.rec = nil
+	return p.p.Close()
 }
 
-// sizes returns the bytes of the output and the input of a transform.
-func (p *cplan) sizes(inverse bool) (out, in int64) {
-	switch {
-	case p.x != nil:
-		return p.x.sizes(inverse)
-	case p.rbytes == 0:
-		return p.cbytes, p.cbytes
-	case inverse:
-		return p.rbytes, p.cbytes
+// use takes d.mu shared for a call that touches the device's C record or builds on
+// the device; it fails once vkfftgo_device_close has begun.
+func (d *cdev) use() error {
+	d.mu.RLock()
+	if d.rec == nil {
+		d.mu.RUnlock()
+		return errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed")
 	}
-	return p.cbytes, p.rbytes
-}
-
-// host runs a host transform through the typed vkfft plan, viewing the C memory as
-// slices of the plan's element types (no copy, no allocation).
-func (p *cplan) host(inverse bool, out, in unsafe.Pointer) error {
-	switch {
-	case p.x != nil:
-		return p.x.host(inverse, out, in)
-	case p.c64 != nil:
-		n := p.c64.Len()
-		dst, src := unsafe.Slice((*complex64)(out), n), unsafe.Slice((*complex64)(in), n)
-		if inverse {
-			return p.c64.Inverse(dst, src)
-		}
-		return p.c64.Forward(dst, src)
-	case p.c128 != nil:
-		n := p.c128.Len()
-		dst, src := unsafe.Slice((*complex128)(out), n), unsafe.Slice((*complex128)(in), n)
-		if inverse {
-			return p.c128.Inverse(dst, src)
-		}
-		return p.c128.Forward(dst, src)
-	case p.r32 != nil:
-		nr, nc := p.r32.RealLen(), p.r32.ComplexLen()
-		if inverse {
-			return p.r32.Inverse(unsafe.Slice((*float32)(out), nr), unsafe.Slice((*complex64)(in), nc))
-		}
-		return p.r32.Forward(unsafe.Slice((*complex64)(out), nc), unsafe.Slice((*float32)(in), nr))
-	}
-	nr, nc := p.r64.RealLen(), p.r64.ComplexLen()
-	if inverse {
-		return p.r64.Inverse(unsafe.Slice((*float64)(out), nr), unsafe.Slice((*complex128)(in), nc))
-	}
-	return p.r64.Forward(unsafe.Slice((*complex128)(out), nc), unsafe.Slice((*float64)(in), nr))
-}
-
-// native runs a transform on device memory given as native handles.
-func (p *cplan) native(inverse bool, out, in uint64) error {
-	switch {
-	case p.x != nil:
-		return p.x.native(inverse, out, in)
-	case p.c64 != nil:
-		if inverse {
-			return p.c64.InverseNative(out, in)
-		}
-		return p.c64.ForwardNative(out, in)
-	case p.c128 != nil:
-		if inverse {
-			return p.c128.InverseNative(out, in)
-		}
-		return p.c128.ForwardNative(out, in)
-	case p.r32 != nil:
-		if inverse {
-			return p.r32.InverseNative(out, in)
-		}
-		return p.r32.ForwardNative(out, in)
-	}
-	if inverse {
-		return p.r64.InverseNative(out, in)
-	}
-	return p.r64.ForwardNative(out, in)
+	return nil
 }
 
 //export vkfftgo_plan_create
@@ -481,14 +433,19 @@ func vkfftgo_plan_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **
 	if err != nil {
 		return fail(fn, err)
 	}
+	if err := d.use(); err != nil {
+		return fail(fn, err)
+	}
+	defer d.mu.RUnlock()
 	p, err := newCPlan(d, pd)
 	if err != nil {
 		return fail(fn, err)
 	}
-	if p.token, err = publish(tables.plans, &d.plans, p, p.close); err != nil {
+	undo := func() { p.close() }
+	if err := publish(C.VKGC_PLAN, unsafe.Pointer(p.rec), tables.plans, &d.plans, p, &p.handle, undo); err != nil {
 		return fail(fn, err)
 	}
-	*out = (*C.vkfftgo_plan)(p.token)
+	*out = (*C.vkfftgo_plan)(handlePtr(p.handle))
 	return C.VKFFTGO_SUCCESS
 }
 
@@ -499,14 +456,18 @@ func vkfftgo_plan_destroy(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	if h == nil {
 		return C.VKFFTGO_SUCCESS
 	}
-	p := withdraw(tables.plans, unsafe.Pointer(h), func(p *cplan) map[*cplan]struct{} { return p.dev.plans })
-	if p == nil {
-		_, err := lookupPlan(h)
+	p, err := lookupPlan(h)
+	if err != nil {
 		return fail(fn, err)
 	}
-	err := p.close()
-	freeToken(p.token)
-	return ret(fn, err)
+	p.dev.mu.RLock() // vkfftgo_device_close waits for this destroy
+	defer p.dev.mu.RUnlock()
+	if withdraw(tables.plans, p.handle, func(p *cplan) map[*cplan]struct{} { return p.dev.plans }) == nil {
+		_, err := lookupPlan(h) // destroyed (or its device closed) meanwhile
+		return fail(fn, err)
+	}
+	retire(p.handle, C.VKGC_PLAN)
+	return ret(fn, p.close())
 }
 
 //export vkfftgo_plan_bytes
@@ -518,78 +479,12 @@ func vkfftgo_plan_bytes(h *C.vkfftgo_plan, complexBytes, realBytes *C.size_t) (r
 		return fail(fn, err)
 	}
 	if complexBytes != nil {
-		*complexBytes = C.size_t(p.cbytes)
+		*complexBytes = C.size_t(p.p.ComplexBytes())
 	}
 	if realBytes != nil {
-		*realBytes = C.size_t(p.rbytes)
+		*realBytes = C.size_t(p.p.RealBytes())
 	}
 	return C.VKFFTGO_SUCCESS
-}
-
-// execute is the host-transform hot path shared by the exports: handle lookup, pointer
-// and size checks, then the typed vkfft call. checked says the sizes were given.
-func execute(fn string, h *C.vkfftgo_plan, inverse bool, out unsafe.Pointer, outBytes C.size_t,
-	in unsafe.Pointer, inBytes C.size_t, checked bool) C.vkfftgo_status {
-	p, err := lookupPlan(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out == nil {
-		return fail(fn, errNull("out"))
-	}
-	if in == nil {
-		return fail(fn, errNull("in"))
-	}
-	wantOut, wantIn := p.sizes(inverse)
-	if checked && (int64(outBytes) != wantOut || int64(inBytes) != wantIn) {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE,
-			"%s: out has %d bytes and in %d; the plan needs out %d and in %d bytes",
-			direction(inverse), uint64(outBytes), uint64(inBytes), wantOut, wantIn))
-	}
-	return ret(fn, p.host(inverse, out, in))
-}
-
-func direction(inverse bool) string {
-	if inverse {
-		return "inverse"
-	}
-	return "forward"
-}
-
-// parseDirection maps VKFFTGO_FORWARD/VKFFTGO_INVERSE to inverse.
-func parseDirection(dir C.int) (inverse bool, err error) {
-	switch dir {
-	case C.VKFFTGO_FORWARD:
-		return false, nil
-	case C.VKFFTGO_INVERSE:
-		return true, nil
-	}
-	return false, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-		"direction is %d; want VKFFTGO_FORWARD (-1) or VKFFTGO_INVERSE (1)", int(dir))
-}
-
-//export vkfftgo_forward
-func vkfftgo_forward(h *C.vkfftgo_plan, out, in unsafe.Pointer) (rc C.vkfftgo_status) {
-	defer recoverTo("vkfftgo_forward", &rc)
-	return execute("vkfftgo_forward", h, false, out, 0, in, 0, false)
-}
-
-//export vkfftgo_inverse
-func vkfftgo_inverse(h *C.vkfftgo_plan, out, in unsafe.Pointer) (rc C.vkfftgo_status) {
-	defer recoverTo("vkfftgo_inverse", &rc)
-	return execute("vkfftgo_inverse", h, true, out, 0, in, 0, false)
-}
-
-//export vkfftgo_execute
-func vkfftgo_execute(h *C.vkfftgo_plan, dir C.int, out unsafe.Pointer, outBytes C.size_t,
-	in unsafe.Pointer, inBytes C.size_t) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_execute"
-	defer recoverTo(fn, &rc)
-	inverse, err := parseDirection(dir)
-	if err != nil {
-		return fail(fn, err)
-	}
-	return execute(fn, h, inverse, out, outBytes, in, inBytes, true)
 }
 
 // ---- device buffers ----
@@ -606,20 +501,36 @@ func vkfftgo_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo
 	if err != nil {
 		return fail(fn, err)
 	}
-	if bytes == 0 || bytes%4 != 0 || uint64(bytes) > 1<<62 {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"bytes is %d; want a positive multiple of 4", uint64(bytes)))
+	if bytes == 0 || uint64(bytes) > 1<<62 {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "bytes is %d; want a positive size", uint64(bytes)))
 	}
-	b, err := vkfft.NewBuffer[float32](d.d, int(bytes/4))
+	if err := d.use(); err != nil {
+		return fail(fn, err)
+	}
+	defer d.mu.RUnlock()
+	b, err := vkfft.NewByteBuffer(d.d, int64(bytes))
 	if err != nil {
 		return fail(fn, err)
 	}
-	cb := &cbuf{dev: d, b: b, bytes: int64(bytes)}
-	if cb.token, err = publish(tables.bufs, &d.bufs, cb, b.Close); err != nil {
+	rec := C.vkgc_buffer_new(d.rec, C.vkg_mem(b.Native()), C.uint64_t(bytes))
+	if rec == nil {
+		b.Close()
+		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+	}
+	cb := &cbuf{dev: d, b: b, rec: rec}
+	undo := func() { cb.close() }
+	if err := publish(C.VKGC_BUFFER, unsafe.Pointer(rec), tables.bufs, &d.bufs, cb, &cb.handle, undo); err != nil {
 		return fail(fn, err)
 	}
-	*out = (*C.vkfftgo_buffer)(cb.token)
+	*out = (*C.vkfftgo_buffer)(handlePtr(cb.handle))
 	return C.VKFFTGO_SUCCESS
+}
+
+// close frees the buffer and its record; its handle was retired (or never published).
+func (b *cbuf) close() error {
+	C.free(unsafe.Pointer(b.rec))
+	b.rec = nil
+	return b.b.Close()
 }
 
 //export vkfftgo_buffer_destroy
@@ -629,16 +540,18 @@ func vkfftgo_buffer_destroy(h *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	if h == nil {
 		return C.VKFFTGO_SUCCESS
 	}
-	b := withdraw(tables.bufs, unsafe.Pointer(h), func(b *cbuf) map[*cbuf]struct{} { return b.dev.bufs })
-	if b == nil {
+	b, err := lookupBuffer(h, "buffer")
+	if err != nil {
+		return fail(fn, err)
+	}
+	b.dev.mu.RLock() // vkfftgo_device_close waits for this destroy
+	defer b.dev.mu.RUnlock()
+	if withdraw(tables.bufs, b.handle, func(b *cbuf) map[*cbuf]struct{} { return b.dev.bufs }) == nil {
 		_, err := lookupBuffer(h, "buffer")
 		return fail(fn, err)
 	}
-	b.mu.Lock() // wait for transforms that use it
-	err := b.b.Close()
-	b.mu.Unlock()
-	freeToken(b.token)
-	return ret(fn, err)
+	retire(b.handle, C.VKGC_BUFFER) // waits for transforms that use it
+	return ret(fn, b.close())
 }
 
 //export vkfftgo_buffer_size
@@ -652,7 +565,7 @@ func vkfftgo_buffer_size(h *C.vkfftgo_buffer, bytes *C.size_t) (rc C.vkfftgo_sta
 	if bytes == nil {
 		return fail(fn, errNull("bytes"))
 	}
-	*bytes = C.size_t(b.bytes)
+	*bytes = C.size_t(b.b.Bytes())
 	return C.VKFFTGO_SUCCESS
 }
 
@@ -667,10 +580,10 @@ func bufferCopy(fn string, h *C.vkfftgo_buffer, host unsafe.Pointer, bytes C.siz
 		}
 		return fail(fn, errNull("dst"))
 	}
-	if int64(bytes) != b.bytes {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "bytes is %d; the buffer has %d", uint64(bytes), b.bytes))
+	if int64(bytes) != b.b.Bytes() {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "bytes is %d; the buffer has %d", uint64(bytes), b.b.Bytes()))
 	}
-	s := unsafe.Slice((*float32)(host), b.bytes/4)
+	s := unsafe.Slice((*byte)(host), int(bytes))
 	if up {
 		return ret(fn, b.b.Upload(s))
 	}
@@ -687,45 +600,4 @@ func vkfftgo_buffer_upload(h *C.vkfftgo_buffer, src unsafe.Pointer, bytes C.size
 func vkfftgo_buffer_download(h *C.vkfftgo_buffer, dst unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
 	defer recoverTo("vkfftgo_buffer_download", &rc)
 	return bufferCopy("vkfftgo_buffer_download", h, dst, bytes, false)
-}
-
-//export vkfftgo_execute_buffer
-func vkfftgo_execute_buffer(h *C.vkfftgo_plan, dir C.int, outh, inh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_execute_buffer"
-	defer recoverTo(fn, &rc)
-	inverse, err := parseDirection(dir)
-	if err != nil {
-		return fail(fn, err)
-	}
-	p, err := lookupPlan(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	out, err := lookupBuffer(outh, "out")
-	if err != nil {
-		return fail(fn, err)
-	}
-	in, err := lookupBuffer(inh, "in")
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out.dev != p.dev || in.dev != p.dev {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_DEVICE, "a buffer belongs to another device than the plan"))
-	}
-	wantOut, wantIn := p.sizes(inverse)
-	if !p.buffersFit(out.bytes, in.bytes, wantOut, wantIn) {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE,
-			"%s: out has %d bytes and in %d; the plan needs out %d and in %d bytes",
-			direction(inverse), out.bytes, in.bytes, wantOut, wantIn))
-	}
-	if p.distinctBuffers() && out == in {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "an R2C plan needs distinct in and out buffers"))
-	}
-	out.mu.RLock()
-	defer out.mu.RUnlock()
-	if in != out {
-		in.mu.RLock()
-		defer in.mu.RUnlock()
-	}
-	return ret(fn, p.native(inverse, out.b.Native(), in.b.Native()))
 }

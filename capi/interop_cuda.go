@@ -11,7 +11,8 @@ static inline struct CUstream_st *vkgcapi_cu_stream(uintptr_t s) { return (struc
 */
 import "C"
 
-// CUDA interop: CUdeviceptr as uint64_t, CUstream as struct CUstream_st *.
+// CUDA interop: CUdeviceptr as uint64_t, CUstream as struct CUstream_st *
+// (vkfftgo_execute_cu is C: hotpath_cuda.c).
 
 //export vkfftgo_device_cu_stream
 func vkfftgo_device_cu_stream(dh *C.vkfftgo_device, stream **C.struct_CUstream_st) (rc C.vkfftgo_status) {
@@ -41,22 +42,4 @@ func vkfftgo_buffer_cu_ptr(h *C.vkfftgo_buffer, ptr *C.uint64_t) (rc C.vkfftgo_s
 	}
 	*ptr = C.uint64_t(b.b.Native())
 	return C.VKFFTGO_SUCCESS
-}
-
-//export vkfftgo_execute_cu
-func vkfftgo_execute_cu(h *C.vkfftgo_plan, dir C.int, out, in C.uint64_t) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_execute_cu"
-	defer recoverTo(fn, &rc)
-	inverse, err := parseDirection(dir)
-	if err != nil {
-		return fail(fn, err)
-	}
-	p, err := lookupPlan(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out == 0 || in == 0 {
-		return fail(fn, errNull("device pointer"))
-	}
-	return ret(fn, p.native(inverse, uint64(out), uint64(in)))
 }

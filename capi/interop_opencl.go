@@ -13,10 +13,8 @@ static inline struct _cl_mem *vkgcapi_cl_mem(uint64_t m) { return (struct _cl_me
 */
 import "C"
 
-import "unsafe"
-
 // OpenCL interop: cl_mem and cl_command_queue as the forward-declared struct pointers
-// they are in CL/cl.h.
+// they are in CL/cl.h (vkfftgo_execute_cl is C: hotpath_opencl.c).
 
 //export vkfftgo_device_cl_queue
 func vkfftgo_device_cl_queue(dh *C.vkfftgo_device, queue **C.struct__cl_command_queue) (rc C.vkfftgo_status) {
@@ -46,25 +44,4 @@ func vkfftgo_buffer_cl_mem(h *C.vkfftgo_buffer, mem **C.struct__cl_mem) (rc C.vk
 	}
 	*mem = C.vkgcapi_cl_mem(C.uint64_t(b.b.Native()))
 	return C.VKFFTGO_SUCCESS
-}
-
-//export vkfftgo_execute_cl
-func vkfftgo_execute_cl(h *C.vkfftgo_plan, dir C.int, out, in *C.struct__cl_mem) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_execute_cl"
-	defer recoverTo(fn, &rc)
-	inverse, err := parseDirection(dir)
-	if err != nil {
-		return fail(fn, err)
-	}
-	p, err := lookupPlan(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out == nil {
-		return fail(fn, errNull("out"))
-	}
-	if in == nil {
-		return fail(fn, errNull("in"))
-	}
-	return ret(fn, p.native(inverse, uint64(uintptr(unsafe.Pointer(out))), uint64(uintptr(unsafe.Pointer(in)))))
 }

@@ -19,11 +19,10 @@ static inline struct VkBuffer_T *vkgcapi_vk_buffer(uint64_t h) { return (struct 
 */
 import "C"
 
-import "unsafe"
-
 // Vulkan interop: the dispatchable handles (VkInstance, VkPhysicalDevice, VkDevice,
 // VkQueue) and VkBuffer (a non-dispatchable handle, a pointer type in 64-bit builds) as
-// the forward-declared struct pointers vulkan_core.h defines them as.
+// the forward-declared struct pointers vulkan_core.h defines them as (vkfftgo_execute_vk is
+// C: hotpath_vulkan.c).
 
 //export vkfftgo_device_vk_handles
 func vkfftgo_device_vk_handles(dh *C.vkfftgo_device, instance **C.struct_VkInstance_T,
@@ -82,25 +81,4 @@ func vkfftgo_buffer_vk_buffer(h *C.vkfftgo_buffer, buf **C.struct_VkBuffer_T) (r
 	}
 	*buf = C.vkgcapi_vk_buffer(C.uint64_t(b.b.Native()))
 	return C.VKFFTGO_SUCCESS
-}
-
-//export vkfftgo_execute_vk
-func vkfftgo_execute_vk(h *C.vkfftgo_plan, dir C.int, out, in *C.struct_VkBuffer_T) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_execute_vk"
-	defer recoverTo(fn, &rc)
-	inverse, err := parseDirection(dir)
-	if err != nil {
-		return fail(fn, err)
-	}
-	p, err := lookupPlan(h)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out == nil {
-		return fail(fn, errNull("out"))
-	}
-	if in == nil {
-		return fail(fn, errNull("in"))
-	}
-	return ret(fn, p.native(inverse, uint64(uintptr(unsafe.Pointer(out))), uint64(uintptr(unsafe.Pointer(in)))))
 }

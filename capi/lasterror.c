@@ -1,7 +1,10 @@
-/* The C half of the C API: the calling thread's last error message, status names and
- * the version string. vkfftgo_last_error is plain C so reading the message never enters
+/* The C half of the C API's error reporting: the calling thread's last error message
+ * (set from Go through vkgcapi_set_error and from C through vkgcapi_fail), status names
+ * and the version string. vkfftgo_last_error is plain C so reading the message never enters
  * the Go runtime. An exported Go function runs on the calling C thread, so
  * vkgcapi_set_error, called from within it, fills that thread's buffer. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "vkfftgo.h"
@@ -19,6 +22,15 @@ void vkgcapi_set_error(const char *msg, size_t n)
 		n = sizeof last_error - 1;
 	memcpy(last_error, msg, n);
 	last_error[n] = 0;
+}
+
+vkfftgo_status vkgcapi_fail(vkfftgo_status code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof last_error, fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 const char *vkfftgo_last_error(void) { return last_error; }

@@ -2,16 +2,24 @@
 // with -buildmode=c-shared (make lib). It is a thin layer: it checks C arguments,
 // maps handles to vkfft objects and errors to status codes; all FFT logic is in vkfft.
 //
-// Handles are small blocks of C memory whose addresses key Go-side tables, so C never
-// holds a Go pointer and a lookup allocates nothing. Every export recovers panics.
+// Creation and destruction are Go (this package); the per-call entry points — host and
+// buffer transforms, native-memory transforms, device sync — are C (hotpath*.c) and
+// never enter the Go runtime. A handle is a slot index and a generation (handles.h):
+// its slot holds the C record of the object (core.h) that the C calls use, and the
+// handle's value keys the Go tables here, so a destroyed handle never reaches another
+// object, in C or in Go. Every export recovers panics.
 package main
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../include -DVKFFTGO_BUILDING_LIBRARY
+#cgo CFLAGS: -I${SRCDIR}/../include -I${SRCDIR}/../vkfft -DVKFFTGO_BUILDING_LIBRARY
 #define VKFFTGO_NO_PROTOTYPES
 #include <stdlib.h>
 #include "vkfftgo.h"
 #include "capi.h"
+#include "core.h"
+#include "handles.h"
+
+static inline void *vkgc_handle_ptr(uintptr_t h) { return (void *)h; }
 
 #cgo noescape vkgcapi_set_error
 #cgo nocallback vkgcapi_set_error
@@ -29,49 +37,45 @@ import (
 
 func main() {}
 
-// cdev is an open device and what was made on it.
+// cdev is an open device and what was made on it. mu is held shared while a plan or
+// buffer of the device is destroyed or its C record is touched from Go, and exclusively
+// by vkfftgo_device_close, which frees the record.
 type cdev struct {
-	d     *vkfft.Device
-	plans map[*cplan]struct{} // guarded by tables.mu
-	bufs  map[*cbuf]struct{}
+	mu     sync.RWMutex
+	d      *vkfft.Device
+	rec    *C.vkgc_device
+	handle uintptr
+	plans  map[*cplan]struct{} // guarded by tables.mu; nil once the device is closing
+	bufs   map[*cbuf]struct{}
+	fused  map[*cfused]struct{} // convolutions and spectrometers (fuse.go)
+	regMu  sync.Mutex
+	regs   map[uintptr]*vkfft.HostRegistration // registered host memory by address
 }
 
-// cplan is a plan of one of the four element-type combinations.
+// cplan is a plan and its C record.
 type cplan struct {
 	dev    *cdev
-	token  unsafe.Pointer
-	c64    *vkfft.Plan[complex64]
-	c128   *vkfft.Plan[complex128]
-	r32    *vkfft.RealPlan[float32, complex64]
-	r64    *vkfft.RealPlan[float64, complex128]
-	cbytes int64    // complex data
-	rbytes int64    // real data (R2C), 0 for C2C
-	x      cplanExt // plans only the descriptor's later fields describe (desc_ext.go)
+	handle uintptr
+	p      *vkfft.BytePlan
+	rec    *C.vkgc_plan
 }
 
-// cbuf is device memory handed out by bytes; it is a float32 Buffer, since every
-// plan's data is a whole number of float32s. mu is held shared while a transform uses
-// the buffer and exclusively to destroy it.
+// cbuf is device memory handed out by bytes, and its C record.
 type cbuf struct {
-	mu    sync.RWMutex
-	dev   *cdev
-	token unsafe.Pointer
-	b     *vkfft.Buffer[float32]
-	bytes int64
+	dev    *cdev
+	handle uintptr
+	b      *vkfft.ByteBuffer
+	rec    *C.vkgc_buffer
 }
 
-// tables maps handle addresses to objects. Lookups take the read lock only.
+// tables maps handle values to objects. Lookups take the read lock only.
 var tables = struct {
 	mu    sync.RWMutex
 	devs  map[uintptr]*cdev
 	plans map[uintptr]*cplan
 	bufs  map[uintptr]*cbuf
-}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}}
-
-// newToken allocates the C memory whose address is a new handle.
-func newToken() unsafe.Pointer { return C.calloc(1, 16) }
-
-func freeToken(t unsafe.Pointer) { C.free(t) }
+	fused map[uintptr]*cfused
+}{devs: map[uintptr]*cdev{}, plans: map[uintptr]*cplan{}, bufs: map[uintptr]*cbuf{}, fused: map[uintptr]*cfused{}}
 
 // apiError is an error with the status code it maps to.
 type apiError struct {
@@ -195,39 +199,51 @@ func recoverTo(fn string, rc *C.vkfftgo_status) {
 	}
 }
 
-// publish gives h a token and enters it in the global table (for lookups) and in its
-// device's set (destroyed with the device). If no token can be had, or the device was
-// closed meanwhile, it undoes h with undo and reports why.
-func publish[H comparable](table map[uintptr]H, devSet *map[H]struct{}, h H, undo func() error) (unsafe.Pointer, error) {
-	token := newToken()
-	if token == nil {
-		undo()
-		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
-	}
+// publish enters h with its C record in the handle table (kind is a C.VKGC_* value),
+// in the Go table (for lookups) and in its device's set (destroyed with the device),
+// and stores the handle in *handle, all under tables.mu, so that vkfftgo_device_close
+// never sees h without its handle. If no handle can be had, or the device is closing,
+// it undoes h with undo and reports why.
+func publish[H comparable](kind C.uint, rec unsafe.Pointer, table map[uintptr]H, devSet *map[H]struct{}, h H,
+	handle *uintptr, undo func()) error {
 	tables.mu.Lock()
 	if *devSet == nil {
 		tables.mu.Unlock()
 		undo()
-		freeToken(token)
-		return nil, errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed")
+		return errorf(C.VKFFTGO_ERROR_CLOSED, "the device was closed")
 	}
+	v := uintptr(C.vkgc_handle_new(kind, rec))
+	if v == 0 {
+		tables.mu.Unlock()
+		undo()
+		return errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of handles or host memory")
+	}
+	*handle = v
 	(*devSet)[h] = struct{}{}
-	table[uintptr(token)] = h
+	table[v] = h
 	tables.mu.Unlock()
-	return token, nil
+	return nil
 }
 
-// withdraw removes the handle with this token from the global table and its device's
-// set, and returns it (the zero H if the token is unknown).
-func withdraw[H comparable](table map[uintptr]H, token unsafe.Pointer, devSet func(H) map[H]struct{}) H {
+// withdraw removes a handle from the Go table and its device's set, and returns its
+// object (the zero H if the handle is unknown). The caller then retires the C handle.
+func withdraw[H comparable](table map[uintptr]H, handle uintptr, devSet func(H) map[H]struct{}) H {
 	var zero H
 	tables.mu.Lock()
 	defer tables.mu.Unlock()
-	h, ok := table[uintptr(token)]
+	h, ok := table[handle]
 	if !ok {
 		return zero
 	}
-	delete(table, uintptr(token))
+	delete(table, handle)
 	delete(devSet(h), h)
 	return h
 }
+
+// handlePtr gives a handle value the pointer type of vkfftgo.h's opaque handles. It is
+// not an address: its top bit is set (handles.h), so the runtime never mistakes it for
+// a pointer into the Go heap.
+func handlePtr(handle uintptr) unsafe.Pointer { return C.vkgc_handle_ptr(C.uintptr_t(handle)) }
+
+// retire makes a C handle invalid, waiting for the C calls that hold it.
+func retire(handle uintptr, kind C.uint) { C.vkgc_retire(C.uintptr_t(handle), kind) }

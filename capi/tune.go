@@ -58,9 +58,8 @@ func vkfftgo_plan_tuned(h *C.vkfftgo_plan, desc *C.vkfftgo_plan_desc, source *C.
 		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
 			"desc->size is %d: initialise the descriptor with VKFFTGO_PLAN_DESC_INIT", desc.size))
 	}
-	tp := p.tunedPlan()
-	writeDesc(desc, tp)
-	r := tp.Tuned()
+	writeDesc(desc, p.p)
+	r := p.p.Tuned()
 	if source != nil {
 		*source = C.int(r.Source) // TunedNone, TunedByHand, TunedStored, TunedMeasured: VKFFTGO_TUNED_* order
 	}
@@ -73,57 +72,20 @@ func vkfftgo_plan_tuned(h *C.vkfftgo_plan, desc *C.vkfftgo_plan_desc, source *C.
 	return C.VKFFTGO_SUCCESS
 }
 
-// tunedPlan is what every typed vkfft plan offers about its configuration.
-type tunedPlan interface {
-	Config() vkfft.Config
-	Tuned() vkfft.TuneResult
-}
-
-// tunedPlan returns the plan's typed vkfft plan.
-func (p *cplan) tunedPlan() tunedPlan {
-	switch {
-	case p.c64 != nil:
-		return p.c64
-	case p.c128 != nil:
-		return p.c128
-	case p.r32 != nil:
-		return p.r32
-	case p.r64 != nil:
-		return p.r64
-	}
-	switch x := p.x.(type) {
-	case *c2cExt[complex64]:
-		return x.p
-	case *c2cExt[complex128]:
-		return x.p
-	case *r2cExt[float32, complex64]:
-		return x.p
-	case *r2cExt[float64, complex128]:
-		return x.p
-	case *r2rExt[float32]:
-		return x.p
-	case *r2rExt[float64]:
-		return x.p
-	}
-	panic("vkfftgo: a plan of an unknown type") // recovered by the entry point
-}
-
 // writeDesc fills a caller's descriptor, as far as its size says, with the plan's
 // description and the launch parameters it runs with.
-func writeDesc(user *C.vkfftgo_plan_desc, tp tunedPlan) {
-	cfg := tp.Config()
+func writeDesc(user *C.vkfftgo_plan_desc, bp *vkfft.BytePlan) {
+	cfg := bp.Config()
 	var d C.vkfftgo_plan_desc
 	d.size = user.size
-	switch x := tp.(type) {
-	case *vkfft.RealPlan[float32, complex64], *vkfft.RealPlan[float64, complex128]:
+	k := bp.Kind()
+	switch {
+	case k.Real:
 		d.kind = C.VKFFTGO_R2C
-	case *vkfft.R2RPlan[float32]:
-		d.kind, d.r2r_kind = C.VKFFTGO_R2R, C.int32_t(x.Kind())
-	case *vkfft.R2RPlan[float64]:
-		d.kind, d.r2r_kind = C.VKFFTGO_R2R, C.int32_t(x.Kind())
+	case k.R2R != 0:
+		d.kind, d.r2r_kind = C.VKFFTGO_R2R, C.int32_t(k.R2R)
 	}
-	switch tp.(type) {
-	case *vkfft.Plan[complex128], *vkfft.RealPlan[float64, complex128], *vkfft.R2RPlan[float64]:
+	if k.Double {
 		d.precision = C.VKFFTGO_DOUBLE
 	}
 	d.norm = C.int32_t(cfg.Norm) // NormBackward, NormOrtho, NormForward: VKFFTGO_NORM_* order

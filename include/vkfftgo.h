@@ -21,8 +21,14 @@
  *
  * THREADS. All functions may be called from any thread. Devices may be shared between
  * threads. Calls on one plan are serialised by the plan (a VkFFT application is not
- * reentrant): give each thread its own plan to run transforms in parallel. Do not
- * destroy a handle while another thread is still using it.
+ * reentrant): give each thread its own plan to run transforms in parallel. A handle
+ * destroyed (or whose device was closed) while another thread uses it makes that call
+ * finish first, and every later call return VKFFTGO_ERROR_INVALID_HANDLE: handles are
+ * never reused for another object.
+ *
+ * COST. The per-call functions — vkfftgo_execute, vkfftgo_forward/inverse,
+ * vkfftgo_execute_buffer, vkfftgo_execute_cl/_cu, vkfftgo_device_sync — run in C and
+ * never enter the library's Go runtime; creating and destroying objects does.
  *
  * LAYOUT. Shapes are row-major like numpy and FFTW: shape[rank-1] is contiguous.
  * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
@@ -270,7 +276,7 @@ vkfftgo_status vkfftgo_execute(vkfftgo_plan *plan, int direction, void *out, siz
 			       const void *in, size_t in_bytes);
 
 /* ---- device buffers (no host copies on the transform) ---- */
-/* Allocates bytes (a positive multiple of 4) of device memory; contents undefined. */
+/* Allocates bytes (positive) of device memory; contents undefined. */
 vkfftgo_status vkfftgo_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_buffer **buffer);
 /* Frees it. NULL is allowed and does nothing. */
 vkfftgo_status vkfftgo_buffer_destroy(vkfftgo_buffer *buffer);
@@ -288,6 +294,123 @@ vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t
 vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo_buffer *out,
 				      vkfftgo_buffer *in);
 
+/* ---- registered host memory (no staging copy, no HostBuffer) ---- */
+/* Page-locks bytes of host memory at ptr that the caller allocated (malloc,
+ * posix_memalign, mmap, an image library's buffer) for the device's DMA engine: CUDA
+ * cuMemHostRegister; OpenCL a CL_MEM_USE_HOST_PTR buffer over it, which drivers that can
+ * pin host memory use to do so. Host transforms (vkfftgo_execute, vkfftgo_forward, ...)
+ * whose in and out lie in registered memory copy them directly at pinned speed instead
+ * of staging them. The memory stays the caller's: keep it allocated until
+ * vkfftgo_host_unregister (or vkfftgo_device_close), and do not unregister or free it
+ * while a transform on it runs. Ranges must not overlap; registering costs about as
+ * much as a large allocation, so do it once per buffer, not per call. */
+vkfftgo_status vkfftgo_host_register(vkfftgo_device *device, void *ptr, size_t bytes);
+/* Unregisters the memory registered at ptr (the same address), after the device's
+ * queued work. */
+vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr);
+
+#endif /* VKFFTGO_NO_PROTOTYPES */
+
+/* ---- convolution and correlation (VkFFT's fused kernel multiplication) ----
+ * One call does the forward transform, the product with the kernel's spectrum (computed
+ * once, at creation) and the inverse. Layout: in has batch items of features components
+ * of prod(shape) points, component after component; out has batch items of kernels
+ * results of features components; the kernel has kernels x KF components of
+ * prod(kernel_shape or shape) points, KF = features, or matrix*matrix for matrix-vector
+ * convolution (component j*matrix+l maps input component l to output component j).
+ * Results are circular over shape, or, with kernel_shape set, linear as
+ * scipy.signal.fftconvolve(in, kernel, "same"): out[i] = sum_j in[j] kernel[i-j+(K-1)/2]
+ * per axis (the padding is internal). Correlate is ifft(conj(fft(in)) * fft(kernel));
+ * phase correlation divides each product by its magnitude. */
+typedef struct vkfftgo_convolution vkfftgo_convolution;
+enum { VKFFTGO_CONVOLVE = 0, VKFFTGO_CORRELATE = 1, VKFFTGO_PHASE_CORRELATE = 2 };
+typedef struct vkfftgo_convolution_desc {
+	uint32_t size;      /* sizeof(vkfftgo_convolution_desc); set by VKFFTGO_CONVOLUTION_DESC_INIT */
+	int32_t mode;       /* VKFFTGO_CONVOLVE (default), VKFFTGO_CORRELATE, VKFFTGO_PHASE_CORRELATE */
+	int32_t kind;       /* VKFFTGO_C2C (complex data and kernel) or VKFFTGO_R2C (real ones) */
+	int32_t precision;  /* VKFFTGO_SINGLE or VKFFTGO_DOUBLE */
+	int32_t lut;        /* VKFFTGO_LUT_DEFAULT */
+	int32_t rank;       /* 1..3 */
+	int64_t shape[VKFFTGO_MAX_RANK];        /* the data's shape, row-major */
+	int64_t batch;                          /* 0 means 1 */
+	int64_t kernel_shape[VKFFTGO_MAX_RANK]; /* all 0: circular; else linear ("same") */
+	int32_t features;   /* components per point, 0 means 1 */
+	int32_t matrix;     /* 2 or 3: matrix-vector convolution; 0 none */
+	int32_t kernels;    /* kernels applied to every item, 0 means 1 */
+	int32_t reserved;
+} vkfftgo_convolution_desc;
+#define VKFFTGO_CONVOLUTION_DESC_INIT                                                       \
+	{ (uint32_t)sizeof(vkfftgo_convolution_desc), VKFFTGO_CONVOLVE, VKFFTGO_C2C, VKFFTGO_SINGLE, \
+	  VKFFTGO_LUT_DEFAULT, 0, { 0, 0, 0 }, 1, { 0, 0, 0 }, 0, 0, 0, 0 }
+
+/* ---- spectrometer: |X|^2 of integer samples summed into bins ----
+ * Batches of n-point FFTs of samples (interleaved re, im for complex formats), with a
+ * scale and an optional window (n floats, copied), power summed over the batch and over
+ * calls into n bins (n/2+1 for real input) until reset. */
+typedef struct vkfftgo_spectrometer vkfftgo_spectrometer;
+enum {
+	VKFFTGO_COMPLEX_INT8 = 1,    /* int8 re, im */
+	VKFFTGO_COMPLEX_INT16 = 2,   /* int16 re, im */
+	VKFFTGO_COMPLEX_UINT8 = 3,   /* offset binary: 128 is 0 */
+	VKFFTGO_COMPLEX_FLOAT16 = 4, /* IEEE half re, im */
+	VKFFTGO_REAL_INT8 = 5,
+	VKFFTGO_REAL_INT16 = 6
+};
+/* how conversion and accumulation join the FFT (README: "Spectrometer") */
+enum { VKFFTGO_FUSION_AUTO = 0, VKFFTGO_FUSION_COMPANION = 1, VKFFTGO_FUSION_LOAD = 2, VKFFTGO_FUSION_POWER = 3,
+       VKFFTGO_FUSION_ATOMIC = 4 };
+typedef struct vkfftgo_spectrometer_desc {
+	uint32_t size;        /* sizeof(vkfftgo_spectrometer_desc); set by VKFFTGO_SPECTROMETER_DESC_INIT */
+	int32_t input;        /* VKFFTGO_COMPLEX_INT8, ... */
+	int64_t n;            /* FFT length */
+	int64_t batch;        /* FFTs per accumulate call */
+	const float *window;  /* n values, or NULL */
+	float scale;          /* multiplies every sample; 0 means 1 */
+	int32_t fftshift;     /* 1: bins from the most negative frequency up (complex input) */
+	int32_t fusion;       /* VKFFTGO_FUSION_AUTO */
+	int32_t reserved;
+	int64_t chunk;        /* FFTs the device works on at a time (divides batch); 0: automatic */
+} vkfftgo_spectrometer_desc;
+#define VKFFTGO_SPECTROMETER_DESC_INIT                                                     \
+	{ (uint32_t)sizeof(vkfftgo_spectrometer_desc), VKFFTGO_COMPLEX_INT8, 0, 1, NULL, 1.0f, 0, \
+	  VKFFTGO_FUSION_AUTO, 0, 0 }
+
+#ifndef VKFFTGO_NO_PROTOTYPES
+/* Transforms kernel (kernel_bytes exactly as the layout above says) and builds the
+ * convolution. */
+vkfftgo_status vkfftgo_convolution_create(vkfftgo_device *device, const vkfftgo_convolution_desc *desc,
+					  const void *kernel, size_t kernel_bytes,
+					  vkfftgo_convolution **convolution);
+/* NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_convolution_destroy(vkfftgo_convolution *convolution);
+/* The sizes of in and out, in bytes. Either pointer may be NULL. */
+vkfftgo_status vkfftgo_convolution_bytes(vkfftgo_convolution *convolution, size_t *in_bytes, size_t *out_bytes);
+/* Host memory: upload in, convolve, download into out, wait. out may equal in when the
+ * sizes agree. Sizes must be exactly vkfftgo_convolution_bytes'. */
+vkfftgo_status vkfftgo_convolution_apply(vkfftgo_convolution *convolution, void *out, size_t out_bytes,
+					 const void *in, size_t in_bytes);
+/* Device buffers of the convolution's device (out may be in); queued only. */
+vkfftgo_status vkfftgo_convolution_apply_buffer(vkfftgo_convolution *convolution, vkfftgo_buffer *out,
+						vkfftgo_buffer *in);
+
+vkfftgo_status vkfftgo_spectrometer_create(vkfftgo_device *device, const vkfftgo_spectrometer_desc *desc,
+					   vkfftgo_spectrometer **spectrometer);
+/* NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_spectrometer_destroy(vkfftgo_spectrometer *spectrometer);
+/* The number of bins, and the bytes of one batch of samples. Either may be NULL. */
+vkfftgo_status vkfftgo_spectrometer_size(vkfftgo_spectrometer *spectrometer, int64_t *bins, size_t *sample_bytes);
+/* Adds one batch of host samples (exactly sample_bytes); returns when the device is done. */
+vkfftgo_status vkfftgo_spectrometer_accumulate(vkfftgo_spectrometer *spectrometer, const void *samples,
+					       size_t bytes);
+/* Adds one batch of samples in a device buffer (exactly sample_bytes); queued only. */
+vkfftgo_status vkfftgo_spectrometer_accumulate_buffer(vkfftgo_spectrometer *spectrometer, vkfftgo_buffer *samples);
+/* Waits and copies the bins (count must be the number of bins) into psd. */
+vkfftgo_status vkfftgo_spectrometer_read(vkfftgo_spectrometer *spectrometer, float *psd, size_t count);
+/* Zeroes the bins. */
+vkfftgo_status vkfftgo_spectrometer_reset(vkfftgo_spectrometer *spectrometer);
+/* The path in use (VKFFTGO_FUSION_*): the one asked for, or COMPANION where VkFFT's
+ * kernels could not be rewritten. */
+vkfftgo_status vkfftgo_spectrometer_fusion(vkfftgo_spectrometer *spectrometer, int *fusion);
 #endif /* VKFFTGO_NO_PROTOTYPES */
 
 /* ---- backend interop: your own device memory and the device's queue/stream ---- */

@@ -18,7 +18,7 @@ lib: setup $(LIB_DEPS) ## build the C shared library and its config files into $
 install: lib ## install library, headers, vkfftgo.pc and VkFFTGoConfig.cmake into $(DESTDIR)$(PREFIX)
 	scripts/install-lib.sh $(BUILD) "$(DESTDIR)$(PREFIX)"
 
-test-capi: lib ## C/C++ consumers, backend guards, install + relocation, threads, signals
-	GO="$(GO)" MAKE="$(MAKE)" tests/capi/run.sh $(BUILD)
+test-capi: lib ## C/C++ consumers, backend guards, install + relocation, threads, handles, ASan
+	$(LIB_CGO_ENV) GO="$(GO)" MAKE="$(MAKE)" tests/capi/run.sh $(BUILD)
 
 test: test-capi

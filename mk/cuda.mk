@@ -2,7 +2,9 @@
 #
 #   make cuda-sdk           unpack Debian's nvidia-cuda-dev 12.4 headers + stubs (no toolkit needed)
 #   make cuda-build-check   build the cuda-tagged packages and link their test binaries (CI, no GPU)
-#   make gpu-bundle         test binaries + benchmark + raw VkFFT C baseline + libnvrtc .debs in .gpu/
+#   make gpu-bundle         test binaries (a -race one too) + benchmark + raw VkFFT C baseline in .gpu/
+#                           (+ the cuda C library and its C programs: mk/capi-gpu.mk);
+#                           NVRTC_DEBS=1 adds Debian's NVRTC 12.4 for GPU machines without an NVRTC
 #   make test-cuda          gpu-bundle, then tests/gpu/run.sh on this machine's GPU
 #
 # Headers and libraries: CUDA_HOME (default /usr/local/cuda) when it has include/cuda.h,
@@ -11,7 +13,9 @@ VKFFTGO_CACHE ?= $(HOME)/.cache/vkfftgo
 CUDA_SDK ?= $(VKFFTGO_CACHE)/cuda-12.4
 CUDA_HOME ?= /usr/local/cuda
 GPU_BUNDLE ?= .gpu
-CUDA_LIBS := -lcuda -Wl,-Bstatic -lcudart_static -Wl,-Bdynamic -lnvrtc -lm -lpthread -ldl -lrt
+# libcuda and libnvrtc are opened at run time (vkfft/vkg_cuda_load.c): never linked
+CUDA_LIBS := -Wl,-Bstatic -lcudart_static -Wl,-Bdynamic -lm -lpthread -ldl -lrt
+NVRTC_DEBS ?=
 
 SDK_CFLAGS := -I$(CUDA_SDK)/include
 SDK_LDFLAGS := -L$(CUDA_SDK)/lib -L$(CUDA_SDK)/lib/stubs
@@ -39,23 +43,30 @@ define cuda_build
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) test -c -tags cuda -ldflags='-s -w' -o $(1)/cuinterop.test ./cuinterop/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/bench ./tests/gpu/bench/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/vkfft ./cmd/vkfft/
-	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include tests/gpu/rawbench.c -o $(1)/rawbench $(3) $(CUDA_LIBS) 2>$(1)/rawbench.warnings
+	$(CC) -O2 -c $(2) vkfft/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o
+	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include -Ivkfft -include tests/gpu/rawbench_dl.h tests/gpu/rawbench.c \
+		$(1)/vkg_cuda_load.o -o $(1)/rawbench $(3) $(CUDA_LIBS) 2>$(1)/rawbench.warnings
+	rm -f $(1)/vkg_cuda_load.o && strip $(1)/rawbench
 endef
 
 cuda-build-check: vendor cuda-sdk ## compile and link everything cuda-tagged against Debian's CUDA 12.4 (no GPU needed)
 	@mkdir -p $(BUILD)/cuda
 	$(call cuda_build,$(BUILD)/cuda,$(SDK_CFLAGS),$(SDK_LDFLAGS))
+	$(MAKE) --no-print-directory cuda-capi-check
 	@echo "cuda-build-check: ok ($$(ls $(BUILD)/cuda | tr '\n' ' '))"
 
 gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 	@scripts/cuda-sdk.sh $(CUDA_SDK) # also fetches the libnvrtc .debs
-	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/debs $(GPU_BUNDLE)/src $(BUILD)
+	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/src $(BUILD)
 	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))
 	$(call vulkan_bundle,$(GPU_BUNDLE))
-	cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/
-	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c,$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	# the concurrency tests under the race detector (GPU step race)
+	CGO_CFLAGS="-O2 -g $(CUDA_CFLAGS)" CGO_LDFLAGS="$(CUDA_LDFLAGS)" $(GO) test -c -race -tags cuda -ldflags='-s -w' -o $(GPU_BUNDLE)/vkfft-race.test ./vkfft/
+	if [ -n "$(NVRTC_DEBS)" ]; then mkdir -p $(GPU_BUNDLE)/debs && cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/; fi
+	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c vkfft/vkg_kern_opencl.c $(wildcard vkfft/vkg_*vulkan*.c),$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
+	$(MAKE) --no-print-directory gpu-bundle-capi
 	mkdir -p $(GPU_BUNDLE)/steps && cp tests/gpu/steps/*.sh $(GPU_BUNDLE)/steps/
 	# the cuFFT baselines beside the checkout (../shared/bench), where there is one
 	if [ -d ../shared/bench ]; then mkdir -p $(GPU_BUNDLE)/baselines && cp ../shared/bench/* $(GPU_BUNDLE)/baselines/; fi

@@ -18,8 +18,12 @@ out=$(cd "$out" && pwd)
 cd "$root"
 # -trimpath keeps build-tree paths out of the library (and, since go1.19, -ldflags and
 # CGO_* out of its build info); the version script exports only vkfftgo_* symbols.
-CGO_ENABLED=1 "$GO" build -trimpath -buildmode=c-shared -tags "$backend" \
-  -ldflags "-s -w -extldflags '-Wl,--version-script=$root/capi/vkfftgo.map -Wl,-soname,libvkfftgo.so.$major -Wl,-z,defs -Wl,-z,noexecstack'" \
+# VKFFTGO_ASAN=1 builds a copy for AddressSanitizer runs (tests/capi/run.sh): its C code
+# instrumented (go build -asan), symbols and debug information kept for the reports.
+strip="-s -w" asan=""
+[ "${VKFFTGO_ASAN:-0}" = 1 ] && strip="" asan="-asan"
+CGO_ENABLED=1 "$GO" build $asan -trimpath -buildmode=c-shared -tags "$backend" \
+  -ldflags "$strip -extldflags '-Wl,--version-script=$root/capi/vkfftgo.map -Wl,-soname,libvkfftgo.so.$major -Wl,-z,defs -Wl,-z,noexecstack'" \
   -o "$out/lib/$real" ./capi
 rm -f "$out/lib/${real%.so*}"*.h "$out/lib/$real.h" "$out/lib/libvkfftgo.h"
 ln -sfn "$real" "$out/lib/libvkfftgo.so.$major"

@@ -82,6 +82,9 @@ func (b *buffer) copy(up bool, host unsafe.Pointer) error {
 	if b.m == 0 {
 		return closedError(op, "buffer")
 	}
+	if err := checkNotRetired(op, host, b.bytes, host, 0); err != nil {
+		return err
+	}
 	var err error
 	if up {
 		err = memUpload(b.dev.h, b.st, b.m, host, b.bytes)

@@ -46,36 +46,39 @@ func (p *RealPlan[R, C]) ForwardNative(dst, src uint64) error { return p.p.runNa
 // As with InverseBuffer, src is scratch space for more than one axis.
 func (p *RealPlan[R, C]) InverseNative(dst, src uint64) error { return p.p.runNative(true, dst, src) }
 
-// runNative wraps native memory in transient buffers of the plan's device and runs it
-// through runDevice, so the plan's own checks and locking apply.
+// runNative runs a transform on native memory: the plan's own checks and locking apply,
+// as for buffers, but there is no Buffer to lock or to check for closing (so nothing is
+// allocated per call).
 func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	op := direction(inverse)
 	if dst == 0 || src == 0 {
 		return fmt.Errorf("vkfft: %s: %w: native device memory is 0", op, ErrNilBuffer)
 	}
-	var bd, bs buffer
-	bd.dev, bd.m = p.dev, dst
-	bs.dev, bs.m = p.dev, src
+	if err := p.l.checkInPlaceRule(op, dst == src); err != nil {
+		return err
+	}
+	// buf is VkFFT's buffer (the complex side, the output of strided plans), real its
+	// input buffer (R2C's real side, a strided plan's src), from the copy source (out of
+	// place, contiguous)
+	buf, real, from := dst, uint64(0), uint64(0)
 	switch {
-	case p.l.cfg.RealInPlace:
-		if dst != src {
-			return fmt.Errorf("vkfft: %s: %w: a RealInPlace plan transforms one buffer (dst == src)", op, ErrInvalidArgument)
-		}
-		return p.runDevice(inverse, &bd, nil, nil)
-	case p.l.strided && p.l.kind != kindR2C:
-		if dst == src && !sameStrides(&p.l) {
-			return fmt.Errorf("vkfft: %s: %w: in place needs InStrides equal to OutStrides", op, ErrInvalidArgument)
-		}
-		return p.runDevice(inverse, &bd, &bs, nil) // src through VkFFT's formatted input
+	case p.l.kind == kindR2C && p.l.cfg.RealInPlace:
+	case p.l.kind == kindR2C && inverse:
+		buf, real = src, dst
+	case p.l.kind == kindR2C:
+		real = src
+	case p.l.strided:
+		real = src // through VkFFT's formatted input
+	case dst != src:
+		from = src
 	}
-	if p.l.kind == kindR2C {
-		if inverse {
-			return p.runDevice(true, &bs, &bd, nil) // complex src, real dst
-		}
-		return p.runDevice(false, &bd, &bs, nil)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return closedError(op, "plan")
 	}
-	if dst == src {
-		return p.runDevice(inverse, &bd, nil, nil)
+	if err := planRunDevice(p.h, p.st, inverse, buf, real, from, 0); err != nil {
+		return opError(op, err)
 	}
-	return p.runDevice(inverse, &bd, nil, &bs)
+	return nil
 }

@@ -181,7 +181,8 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
-	outOfPlace         bool // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
+	outOfPlace         bool        // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
+	stages             stageParams // convolution, separate buffers, fused stages (stages.go)
 }
 
 func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
@@ -232,6 +233,7 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 		cp.save = 1
 	}
 	setLayoutParams(&cp, l)
+	defer fillStages(&cp.stages, &p.stages)()
 	var ph *C.vkg_plan
 	err := withStatus(func(st status) C.int { return C.vkg_plan_create(h, &cp, &ph, st) })
 	return ph, err

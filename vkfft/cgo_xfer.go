@@ -43,15 +43,24 @@ func stagerCreate(h deviceHandle, slotBytes int64, pool poolHandle) (stagerHandl
 
 func stagerDestroy(s stagerHandle) { C.vkg_stager_destroy(s) }
 
-func pinnedAlloc(h deviceHandle, bytes int64) (unsafe.Pointer, uint64, error) {
+func hostmemAlloc(h deviceHandle, bytes int64) (unsafe.Pointer, uint64, error) {
 	var p unsafe.Pointer
 	var handle C.uint64_t
-	err := withStatus(func(st status) C.int { return C.vkg_pinned_alloc(h, C.uint64_t(bytes), &p, &handle, st) })
+	err := withStatus(func(st status) C.int { return C.vkg_hostmem_alloc(h, C.uint64_t(bytes), &p, &handle, st) })
 	return p, uint64(handle), err
 }
 
-func pinnedFree(h deviceHandle, p unsafe.Pointer, handle uint64) {
-	C.vkg_pinned_free(h, p, C.uint64_t(handle))
+func hostmemRetire(h deviceHandle, p unsafe.Pointer, bytes int64, handle uint64) {
+	C.vkg_hostmem_retire(h, p, C.uint64_t(bytes), C.uint64_t(handle))
+}
+
+func hostmemUnmap(p unsafe.Pointer, bytes int64) { C.vkg_hostmem_unmap(p, C.uint64_t(bytes)) }
+
+// hostmemFree gives back host memory of hostmemAlloc that no caller can still hold
+// (the library's own staging), addresses included.
+func hostmemFree(h deviceHandle, p unsafe.Pointer, bytes int64, handle uint64) {
+	C.vkg_hostmem_unregister(h, p, C.uint64_t(handle))
+	C.vkg_hostmem_unmap(p, C.uint64_t(bytes))
 }
 
 func streamCreate(h deviceHandle) (queue, ev uint64, err error) {

@@ -129,31 +129,30 @@ func (b *Buffer[T]) Ptr() uintptr {
 	return uintptr(b.b.m)
 }
 
-// ---- hooks for tests (cuda_test.go and the cuinterop package's tests go through these) ----
-
-// cudaTestHooks plays a C host with contexts and streams of its own.
-type cudaTestHooks struct{}
-
-func (cudaTestHooks) createContext(ordinal int) (uintptr, error) {
-	var c C.uint64_t
-	err := withStatus(func(st status) C.int { return C.vkg_cuda_ctx_create(C.int(ordinal), &c, st) })
-	return uintptr(c), err
+// CUDALibraries names the CUDA libraries a process opened at run time: the driver at the
+// first device query, NVRTC (the compiler of VkFFT's kernels) at the first device open.
+type CUDALibraries struct {
+	Driver                 string // the file libcuda.so.1 resolved to
+	NVRTC                  string // the NVRTC library's file ("" until a device was opened)
+	NVRTCMajor, NVRTCMinor int    // its version
 }
 
-func (cudaTestHooks) destroyContext(c uintptr)   { C.vkg_cuda_ctx_destroy(C.uint64_t(c)) }
-func (cudaTestHooks) currentContext() uintptr    { return uintptr(C.vkg_cuda_ctx_current()) }
-func (cudaTestHooks) setCurrent(c uintptr) int   { return int(C.vkg_cuda_ctx_set_current(C.uint64_t(c))) }
-func (cudaTestHooks) streamOf(d *Device) uintptr { return d.CUDAStream() }
-
-// streams for the tests come from the backend-neutral stream layer (vkg_stage.c)
-func (cudaTestHooks) createStream(d *Device) (uintptr, error) {
-	var q C.uint64_t
-	err := withStatus(func(st status) C.int { return C.vkg_stream_create(d.h, &q, nil, st) })
-	return uintptr(q), err
+// nvrtcTag is the compiler's identity for the kernel-cache key.
+func (l CUDALibraries) nvrtcTag() string {
+	return fmt.Sprintf("nvrtc %d.%d", l.NVRTCMajor, l.NVRTCMinor)
 }
 
-func (cudaTestHooks) destroyStream(d *Device, s uintptr) { streamDestroy(d.h, uint64(s), 0) }
-
-func (cudaTestHooks) syncStream(d *Device, s uintptr) error {
-	return withStatus(func(st status) C.int { return C.vkg_stream_sync(d.h, C.uint64_t(s), st) })
+// LoadedCUDALibraries reports which driver and NVRTC this process uses. NVRTC is chosen
+// newest first (libnvrtc.so.13, .12, .11.2, on the library path, in $CUDA_HOME/lib64 or
+// /usr/local/cuda/lib64) unless VKFFTGO_NVRTC names one.
+func LoadedCUDALibraries() (CUDALibraries, error) {
+	var driver, nvrtc *C.char
+	var major, minor C.int
+	C.vkg_cuda_libraries(&driver, &nvrtc, &major, &minor)
+	l := CUDALibraries{Driver: C.GoString(driver), NVRTC: C.GoString(nvrtc), NVRTCMajor: int(major),
+		NVRTCMinor: int(minor)}
+	if l.Driver == "" {
+		return l, fmt.Errorf("vkfft: %w: the CUDA driver is not loaded yet (no device was queried)", ErrNoDevice)
+	}
+	return l, nil
 }

@@ -6,15 +6,17 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/vkfftgo/vkfftgo/vkfft/internal/cudatest"
 )
 
 // Out of place on raw device pointers and a caller's stream: the out-of-place kernels
 // (oop.go) give what in place gives, in both directions, and leave the source alone.
 func TestCUDAOutOfPlacePointers(t *testing.T) {
 	d := testDev
-	s, err := hooks.createStream(d)
+	s, err := cudatest.CreateStream(d.CUDAContext())
 	require.NoError(t, err)
-	defer hooks.destroyStream(d, s)
+	defer cudatest.DestroyStream(d.CUDAContext(), s)
 	for _, shape := range [][]int{{16, 32, 64}, {1031}} {
 		p, err := NewPlan[complex64](d, Config{Shape: shape, Batch: 2, Tune: TuneOff})
 		require.NoError(t, err)
@@ -31,11 +33,11 @@ func TestCUDAOutOfPlacePointers(t *testing.T) {
 			}
 			require.NoError(t, a.Upload(x))
 			require.NoError(t, run(a.Ptr(), a.Ptr(), s))
-			require.NoError(t, hooks.syncStream(d, s))
+			require.NoError(t, cudatest.SyncStream(d.CUDAContext(), s))
 			require.NoError(t, a.Download(ref))
 			require.NoError(t, a.Upload(x))
 			require.NoError(t, run(b.Ptr(), a.Ptr(), s))
-			require.NoError(t, hooks.syncStream(d, s))
+			require.NoError(t, cudatest.SyncStream(d.CUDAContext(), s))
 			require.NoError(t, b.Download(got))
 			require.NoError(t, a.Download(src))
 			require.Less(t, cuMaxDiff(got, ref), 1e-4, "%v inverse=%v", shape, inverse)

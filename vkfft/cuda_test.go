@@ -14,12 +14,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/vkfftgo/vkfftgo/vkfft/internal/cudatest"
 )
 
 // CUDA-only tests: context discipline, caller streams and device pointers, free device
 // memory across plan churn. The shared suite (the other _test.go files) runs on CUDA too.
-
-var hooks cudaTestHooks
 
 func cuRandom(seed uint64, n int) []complex64 {
 	rng := rand.New(rand.NewPCG(seed, 7))
@@ -87,14 +87,14 @@ func TestCUDAPrimaryContext(t *testing.T) {
 func TestCUDACallerContextUntouched(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	own, err := hooks.createContext(0)
+	own, err := cudatest.CreateContext(0)
 	require.NoError(t, err)
-	defer hooks.destroyContext(own)
+	defer cudatest.DestroyContext(own)
 	for _, current := range []uintptr{own, 0} {
-		require.Zero(t, hooks.setCurrent(current))
+		require.Zero(t, cudatest.SetCurrent(current))
 		check := func(what string) {
 			t.Helper()
-			require.Equal(t, current, hooks.currentContext(), "current context changed by %s", what)
+			require.Equal(t, current, cudatest.CurrentContext(), "current context changed by %s", what)
 		}
 		d, err := Open(0)
 		require.NoError(t, err)
@@ -138,9 +138,9 @@ func TestCUDACallerContextUntouched(t *testing.T) {
 // goroutines at once. Memory of one context is invalid in the other, so a call that ran
 // with the wrong context current would fail or give wrong numbers.
 func TestCUDAInterleavedContexts(t *testing.T) {
-	other, err := hooks.createContext(0)
+	other, err := cudatest.CreateContext(0)
 	require.NoError(t, err)
-	defer hooks.destroyContext(other)
+	defer cudatest.DestroyContext(other)
 	devA, err := Open(0)
 	require.NoError(t, err)
 	defer devA.Close()
@@ -239,9 +239,9 @@ func cuBufferForward(p *Plan[complex64], b *Buffer[complex64], x, y []complex64)
 // runs on that stream too), single and double precision, C2C and R2C.
 func TestCUDAPointersOnCallerStream(t *testing.T) {
 	d := testDev
-	s, err := hooks.createStream(d)
+	s, err := cudatest.CreateStream(d.CUDAContext())
 	require.NoError(t, err)
-	defer hooks.destroyStream(d, s)
+	defer cudatest.DestroyStream(d.CUDAContext(), s)
 
 	const n, batch = 256, 3
 	for _, norm := range []Norm{NormBackward, NormOrtho, NormForward} {
@@ -259,7 +259,7 @@ func TestCUDAPointersOnCallerStream(t *testing.T) {
 			require.NoError(t, src.Upload(x))
 			// out of place: src must survive
 			require.NoError(t, p.ForwardPtr(dst.Ptr(), src.Ptr(), s))
-			require.NoError(t, hooks.syncStream(d, s))
+			require.NoError(t, cudatest.SyncStream(d.CUDAContext(), s))
 			got := make([]complex64, p.Len())
 			require.NoError(t, dst.Download(got))
 			want := cuDFT(x, n, false)
@@ -279,7 +279,7 @@ func TestCUDAPointersOnCallerStream(t *testing.T) {
 			require.Equal(t, x, back, "out-of-place source changed")
 			// in place, inverse
 			require.NoError(t, p.InversePtr(dst.Ptr(), dst.Ptr(), s))
-			require.NoError(t, hooks.syncStream(d, s))
+			require.NoError(t, cudatest.SyncStream(d.CUDAContext(), s))
 			require.NoError(t, dst.Download(back))
 			require.Less(t, cuMaxDiff(back, x), 2e-6)
 			_ = inv
@@ -300,7 +300,7 @@ func TestCUDAPointersOnCallerStream(t *testing.T) {
 		require.NoError(t, b.Upload(x))
 		require.NoError(t, p.ForwardPtr(b.Ptr(), b.Ptr(), s))
 		require.NoError(t, p.InversePtr(b.Ptr(), b.Ptr(), s))
-		require.NoError(t, hooks.syncStream(d, s))
+		require.NoError(t, cudatest.SyncStream(d.CUDAContext(), s))
 		got := make([]complex128, len(x))
 		require.NoError(t, b.Download(got))
 		var m float64
@@ -328,12 +328,12 @@ func TestCUDAPointersOnCallerStream(t *testing.T) {
 		defer cb.Close()
 		require.NoError(t, rb.Upload(x))
 		require.NoError(t, p.ForwardPtr(cb.Ptr(), rb.Ptr(), s))
-		require.NoError(t, hooks.syncStream(d, s))
+		require.NoError(t, cudatest.SyncStream(d.CUDAContext(), s))
 		got := make([]complex64, p.ComplexLen())
 		require.NoError(t, cb.Download(got))
 		require.Less(t, cuMaxDiff(got, want), 1e-4)
 		require.NoError(t, p.InversePtr(rb.Ptr(), cb.Ptr(), s))
-		require.NoError(t, hooks.syncStream(d, s))
+		require.NoError(t, cudatest.SyncStream(d.CUDAContext(), s))
 		back := make([]float32, len(x))
 		require.NoError(t, rb.Download(back))
 		for i := range x {

@@ -11,11 +11,13 @@ import (
 )
 
 // HostBuffer is pinned (page-locked) host memory of n elements that the device reads and
-// writes at full bus speed: cuMemHostAlloc on CUDA, a mapped CL_MEM_ALLOC_HOST_PTR buffer
-// on OpenCL. Slice gives it as an ordinary Go slice. Transforms whose host slices lie in
-// pinned memory skip the staging copy, and asynchronous calls (ForwardAsync) need it.
+// writes at full bus speed: memory of its own, registered with the device
+// (cuMemHostRegister on CUDA, a CL_MEM_USE_HOST_PTR buffer on OpenCL). Slice gives it as
+// an ordinary Go slice. Transforms whose host slices lie in pinned memory skip the
+// staging copy, and asynchronous calls (ForwardAsync) need it.
 //
-// The memory is C memory: Slice's slice must not be used after Close.
+// The memory is C memory, freed by Close: a slice from Slice must not be used after
+// Close. Touching it then faults; passing it to this package returns ErrClosed.
 type HostBuffer[T Element] struct{ b hostBuffer }
 
 type hostBuffer struct {
@@ -44,7 +46,7 @@ func NewHostBuffer[T Element](d *Device, n int) (*HostBuffer[T], error) {
 	if err := faultError(faultHostAlloc); err != nil {
 		return nil, opError("new host buffer", err)
 	}
-	ptr, handle, err := pinnedAlloc(h, int64(bytes))
+	ptr, handle, err := hostmemAlloc(h, int64(bytes))
 	if err != nil {
 		return nil, opError("new host buffer", err)
 	}
@@ -83,7 +85,8 @@ func (b *hostBuffer) release() {
 	}
 	b.dev.syncAll()
 	b.dev.pinned.remove(uintptr(b.ptr))
-	pinnedFree(b.dev.h, b.ptr, b.handle)
+	hostmemRetire(b.dev.h, b.ptr, b.bytes, b.handle)
+	retireHostMemory(b.ptr, b.bytes)
 	b.ptr = nil
 }
 

@@ -28,7 +28,7 @@ package vkfft
 import (
 	"bytes"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -73,9 +73,19 @@ const (
 //go:embed vkg_core.c
 var vkgCoreSource []byte
 
+// the parts of the plan-building code that live beside vkg_core.c
+//
+//go:embed vkg_core_fuse.h vkg_fuse_rewrite.c
+var vkgCoreExtra embed.FS
+
 var vkgCoreHash = sync.OnceValue(func() string {
-	s := sha256.Sum256(vkgCoreSource)
-	return hex.EncodeToString(s[:8])
+	h := sha256.New()
+	h.Write(vkgCoreSource)
+	for _, name := range []string{"vkg_core_fuse.h", "vkg_fuse_rewrite.c"} {
+		b, _ := vkgCoreExtra.ReadFile(name)
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 })
 
 // kcacheBackendTag, when set by a backend's init, adds backend-specific facts to the
@@ -269,7 +279,7 @@ type kcacheIdent struct {
 func identFor(info *DeviceInfo) kcacheIdent {
 	id := kcacheIdent{
 		vkfftVersion: vkfftVersion(),
-		headerSHA:    vkfftDebSHA256,
+		headerSHA:    headerIdent(),
 		coreHash:     vkgCoreHash(),
 		backend:      compiledBackend,
 		name:         info.Name,
@@ -334,6 +344,9 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("complex_bytes", l.complexBytes)
 	kv("real_bytes", l.realBytes)
 	layoutKey(kv, l)
+	if p.stages != (stageParams{}) {
+		kv("stages", p.stages.key())
+	}
 	return b.Bytes()
 }
 
@@ -403,14 +416,16 @@ func decodeEntry(data, key []byte) ([]byte, error) {
 	return payload, nil
 }
 
-// keyDiff names the first key line that differs, for diagnostics.
+// keyDiff names the first key line that differs, for diagnostics. It walks both keys
+// in place: a key of many lines costs no allocation.
 func keyDiff(got, want []byte) string {
-	g := strings.Split(string(got), "\n")
-	w := strings.Split(string(want), "\n")
-	for i := 0; i < len(g) && i < len(w); i++ {
-		if g[i] != w[i] {
-			return fmt.Sprintf("file has %.120s, want %.120s", g[i], w[i])
+	for len(got) > 0 && len(want) > 0 {
+		g, gRest, _ := bytes.Cut(got, []byte{'\n'})
+		w, wRest, _ := bytes.Cut(want, []byte{'\n'})
+		if !bytes.Equal(g, w) {
+			return fmt.Sprintf("file has %.120s, want %.120s", g, w)
 		}
+		got, want = gRest, wRest
 	}
 	return "key lengths differ"
 }

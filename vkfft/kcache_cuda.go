@@ -2,20 +2,15 @@
 
 package vkfft
 
-// #include <nvrtc.h>
-import "C"
-
-import "fmt"
-
-// CUBINs are compiled by whichever NVRTC the process loaded: its version belongs in
-// the kernel-cache key (the DeviceInfo carries the driver's CUDA version and the
-// compute capability, not the compiler's).
+// CUBINs are compiled by whichever NVRTC the process loaded (vkg_cuda_load.c): its
+// version belongs in the kernel-cache key (the DeviceInfo carries the driver's CUDA
+// version and the compute capability, not the compiler's).
 func init() {
 	kcacheBackendTag = func() string {
-		var major, minor C.int
-		if C.nvrtcVersion(&major, &minor) != C.NVRTC_SUCCESS {
+		libs, err := LoadedCUDALibraries()
+		if err != nil || libs.NVRTCMajor == 0 {
 			return "nvrtc unknown"
 		}
-		return fmt.Sprintf("nvrtc %d.%d", int(major), int(minor))
+		return libs.nvrtcTag()
 	}
 }

@@ -21,7 +21,8 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
-	outOfPlace         bool // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
+	outOfPlace         bool        // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
+	stages             stageParams // convolution, separate buffers, fused stages (stages.go)
 }
 
 func vkfftVersion() int                                        { return VkFFTVersion }
@@ -63,8 +64,10 @@ func poolCreate(int) (poolHandle, error)                                 { retur
 func poolDestroy(poolHandle)                                             {}
 func stagerCreate(deviceHandle, int64, poolHandle) (stagerHandle, error) { return nil, ErrNoBackend }
 func stagerDestroy(stagerHandle)                                         {}
-func pinnedAlloc(deviceHandle, int64) (unsafe.Pointer, uint64, error)    { return nil, 0, ErrNoBackend }
-func pinnedFree(deviceHandle, unsafe.Pointer, uint64)                    {}
+func hostmemAlloc(deviceHandle, int64) (unsafe.Pointer, uint64, error)   { return nil, 0, ErrNoBackend }
+func hostmemFree(deviceHandle, unsafe.Pointer, int64, uint64)            {}
+func hostmemRetire(deviceHandle, unsafe.Pointer, int64, uint64)          {}
+func hostmemUnmap(unsafe.Pointer, int64)                                 {}
 func streamCreate(deviceHandle) (uint64, uint64, error)                  { return 0, 0, ErrNoBackend }
 func streamDestroy(deviceHandle, uint64, uint64)                         {}
 func streamSync(deviceHandle, status, uint64) error                      { return ErrNoBackend }

@@ -87,6 +87,9 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 	d := pl.dev
 	dp, sp := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0])
 	total := pl.bytes * int64(pl.chunks)
+	if err := checkNotRetired(op, dp, total, sp, total); err != nil {
+		return err
+	}
 	pinned := d.pinned.contains(dp, total) && d.pinned.contains(sp, total)
 	var pool poolHandle
 	if !pinned {

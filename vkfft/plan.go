@@ -15,7 +15,13 @@ type Complex interface{ complex64 | complex128 }
 type Real interface{ float32 | float64 }
 
 // Element is any type a Buffer can hold.
-type Element interface{ Complex | Real | Float16 }
+type Element interface {
+	Complex | Real | Float16 | Sample
+}
+
+// Sample is the element type of integer sample data (a Spectrometer's input, besides
+// Float16): int8, int16, uint8 (offset binary).
+type Sample interface{ int8 | int16 | uint8 }
 
 // plan is the part of every plan type that does not depend on the element types: one
 // VkFFT application with its own device buffers, built once.
@@ -197,6 +203,9 @@ func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src uns
 	defer p.mu.Unlock()
 	if p.h == nil {
 		return closedError(direction(inverse), "plan")
+	}
+	if err := checkNotRetired(direction(inverse), dst, dstBytes, src, srcBytes); err != nil {
+		return err
 	}
 	s := p.dev.takeStager(dst, src, dstBytes, srcBytes)
 	if s != nil {

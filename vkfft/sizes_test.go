@@ -115,6 +115,9 @@ func TestSizesWithSmallThreadStacks(t *testing.T) {
 }
 
 func runSizeCases(t *testing.T, cases []sizeCase) {
+	if sanitized {
+		t.Skip("child processes of VkFFT's largest plans: the plain run covers them")
+	}
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) {
 			out, err := runSizeChild(c, "")

@@ -148,6 +148,9 @@ func (p *RealPlan[R, C]) Tuned() TuneResult { return p.p.tuned }
 // Tuned reports the plan's launch parameters and where they came from.
 func (p *R2RPlan[T]) Tuned() TuneResult { return p.p.tuned }
 
+// Tuned reports the launch parameters the plan runs with and where they came from.
+func (p *BytePlan) Tuned() TuneResult { return p.p.tuned }
+
 // tuneProgress receives the tuner's progress lines (SetTuneProgress).
 var tuneProgress struct {
 	mu sync.Mutex

@@ -165,9 +165,49 @@ typedef struct vkg_plan_params {
 	int r2r_dct, r2r_dst;    /* performDCT / performDST type 1..4 (kind VKG_R2R), else 0 */
 	int storage;             /* VKG_STORAGE_* */
 	int real_inplace;        /* R2C in one buffer with FFTW's padded rows */
+	/* convolution, separate input/output buffers, zero padding and fused stages
+	 * (vkg_core_fuse.h); all zero for a plain transform */
+	struct vkg_plan_stages {
+		/* VkFFT's isInputFormatted / isOutputFormatted: the first pass reads input_buffer,
+		 * the last pass writes output_buffer (0: bound at run time); buffer is scratch */
+		int separate_input, separate_output;
+		vkg_mem input_buffer, output_buffer;
+		uint64_t input_bytes, output_bytes;
+		/* element strides of the input and output buffers, fastest axis first as VkFFT
+		 * counts them (stride[i] is the distance between steps of axis i+1; the entry
+		 * after the last axis is the distance between features/batches); 0 = dense */
+		uint64_t input_stride[4], output_stride[4];
+		/* spatial zero padding, per axis in row-major order like shape: elements
+		 * [pad_left, pad_right) of that axis are zero and never read (nor written back) */
+		uint64_t pad_left[3], pad_right[3];
+		int conv; /* VKG_CONV_* */
+		int conj; /* convolution with conj(fft(input)) (cross-correlation) */
+		int cross_power; /* divide the product by its magnitude (phase correlation) */
+		uint64_t features, matrix, kernels; /* coordinateFeatures, matrixConvolution, numberKernels */
+		int symmetric;
+		vkg_mem kernel_buffer;
+		uint64_t kernel_bytes;
+		int forward_only;      /* makeForwardPlanOnly */
+		int offsets_at_launch; /* buffer offsets given per run (vkg_plan_run_io) */
+		int no_reorder;        /* disableReorderFourStep: multi-pass output left in VkFFT's order */
+		int return_to_input;   /* inverseReturnToInputBuffer: the last pass writes the input buffer */
+		uint64_t shared_memory; /* sharedMemorySize VkFFT plans kernels for (0: the device's) */
+		/* fused stages: VkFFT's generated source is rewritten so that the first pass reads
+		 * fuse_load samples (vkg_load) and/or the last pass stores through vkg_store;
+		 * fuse_prelude defines both (vkfft/kernels.go). Forward single-precision C2C only. */
+		int fuse_load, fuse_store;
+		const char *fuse_prelude;      /* prepended to a fused kernel */
+		const char *fuse_input_decl;   /* the new declaration of its input, e.g. "const char2* inputs" */
+		const char *fuse_extra_params; /* appended to its parameters ("" on CUDA) */
+		vkg_mem fuse_window, fuse_out; /* bound after creation: the window and the store target */
+	} stages;
 } vkg_plan_params;
 
+enum { VKG_CONV_NONE = 0, VKG_CONV_KERNEL = 1, VKG_CONV_APPLY = 2 };
+
 int vkg_vkfft_version(void);
+/* 1 when the VkFFT headers carry cvendor/patches (VKFFT_VKFFTGO_PATCHED), else 0 */
+int vkg_vkfft_patched(void);
 int vkg_plan_create(vkg_device *dev, const vkg_plan_params *params, vkg_plan **out, vkg_status *st);
 /* Waits for the plan's work on every queue, then frees it. */
 void vkg_plan_destroy(vkg_plan *plan);
@@ -190,5 +230,72 @@ const vkg_run *vkg_plan_run_desc(const vkg_plan *plan, int inverse);
  * itself. */
 int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer,
 			vkg_mem copy_from, uint64_t queue, vkg_status *st);
+/* One transform from device memory in to out on the device's queue (vkg_plan_run_device's
+ * buffers as a caller names them): a complex plan runs in place when out == in and copies
+ * in into out first otherwise; a real plan reads real in and writes complex out forward,
+ * and the other way inverse (in is scratch then for more than one axis); an in-place real
+ * plan needs out == in; a strided plan reads in through its input strides. Sizes (and
+ * equal strides in place) are the caller's to check. For the C API's per-call entry
+ * points. */
+int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st);
+
+/* A run with every buffer explicit, for plans with stages: buffer (0 = the plan's own),
+ * input and output (separate_input/output; 0 = the plan's), byte offsets into them
+ * (offsets_at_launch), on queue (0 = the device's). Expects the context entered. */
+int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
+		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st);
+/* The same, entering the context itself and optionally waiting (for calls from Go). */
+int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem input, vkg_mem output,
+			 int wait, vkg_status *st);
+/* vkg_conv.c: items runs of vkg_plan_run_io, item i at byte offsets i*in_step and
+ * i*out_step (offsets_at_launch; items 1 runs once at offset 0). The _wait form enters
+ * the context, first copies copy_from (when not 0) into in, and may wait. The host round
+ * trip uploads src into in, runs the items, downloads out into dst and waits. With a
+ * vkg_conv_pad, in and out are compact (comps arrays of m) and the plan runs in place on
+ * io (comps arrays of p): the pad kernel fills io with in and zeros, the crop kernel
+ * copies io's first m points back to out. */
+typedef struct vkg_kernel vkg_kernel;
+typedef struct vkg_conv_pad {
+	vkg_kernel *pad, *crop;
+	uint64_t comps, m[3], p[3]; /* row-major, leading axes 1 below rank 3 */
+	vkg_mem io;
+} vkg_conv_pad;
+int vkg_plan_run_items(vkg_plan *plan, uint64_t queue, vkg_mem in, vkg_mem out, uint64_t items, uint64_t in_step,
+		       uint64_t out_step, vkg_status *st);
+int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, vkg_mem copy_from, vkg_mem in,
+			    vkg_mem out, uint64_t items, uint64_t in_step, uint64_t out_step, int wait, vkg_status *st);
+int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, void *dst, uint64_t dst_bytes,
+			 vkg_mem out, const void *src, uint64_t src_bytes, vkg_mem in, uint64_t items, vkg_status *st);
+/* How many of VkFFT's kernels the fused-stage rewriter changed (0 without stages). */
+int vkg_plan_fused_kernels(vkg_plan *plan);
+/* The number of passes (kernel launches) of a forward transform along the first axis. */
+int vkg_plan_axis_uploads(vkg_plan *plan);
+/* Device memory VkFFT allocated itself for the plan (its temporary buffer), in bytes. */
+uint64_t vkg_plan_own_bytes(vkg_plan *plan);
+
+/* ---- companion kernels (backend layer: vkg_kern_<backend>.c) ----
+ * A module is kernels compiled from the backend's source language (OpenCL C, CUDA C via
+ * NVRTC) or loaded from the binary an earlier build returned. */
+typedef struct vkg_module vkg_module;
+typedef struct vkg_kernel vkg_kernel;
+/* Builds from binary when binary_bytes > 0, else from source; a build from source returns
+ * its binary in *bin_out (malloc'd, the caller frees) for the kernel cache. */
+int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
+		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st);
+void vkg_module_destroy(vkg_module *m);
+int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st);
+/* one kernel argument: a pointer to its value (a vkg_mem for buffers) and its size */
+typedef struct vkg_arg {
+	const void *ptr;
+	uint32_t size;
+} vkg_arg;
+/* Enqueues groups[0] x groups[1] work-groups of local x 1 work-items on queue (0 = the
+ * device's); expects the context entered. A kernel is not reentrant (OpenCL keeps its
+ * arguments): its owner serialises launches. */
+int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+		      int nargs, const vkg_arg *args, vkg_status *st);
+/* vkg_kernel_launch on the device's queue, entering the context itself (vkg_conv.c). */
+int vkg_kernel_launch_now(vkg_device *dev, vkg_kernel *k, const uint64_t groups[2], uint32_t local, int nargs,
+			  const vkg_arg *args, vkg_status *st);
 
 #endif

@@ -1,8 +1,12 @@
 /* vkg_common.c — backend-independent helpers of the C layer: status reporting and the
  * entry points for Go that bracket one backend call with the device's context. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "vkg.h"
 #include "vkg_xfer.h"
@@ -85,23 +89,63 @@ int vkg_sync(vkg_device *dev, vkg_status *st)
 	return rc;
 }
 
-int vkg_pinned_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+int vkg_hostmem_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+{
+	void *p;
+	int rc;
+	*ptr = NULL;
+	*handle = 0;
+	if (bytes == 0 || bytes > SIZE_MAX)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "%llu bytes of host memory", (unsigned long long)bytes);
+	p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, errno, "mapping %llu bytes of host memory: %s",
+				(unsigned long long)bytes, strerror(errno));
+	rc = vkg_ctx_enter(dev, st);
+	if (rc == VKG_OK) {
+		rc = vkg_host_register(dev, p, bytes, handle, st);
+		vkg_ctx_leave(dev);
+	}
+	if (rc) {
+		munmap(p, (size_t)bytes);
+		return rc;
+	}
+	*ptr = p;
+	return VKG_OK;
+}
+
+int vkg_hostmem_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
 {
 	int rc = vkg_ctx_enter(dev, st);
+	*handle = 0;
 	if (rc)
 		return rc;
-	rc = vkg_host_alloc(dev, bytes, ptr, handle, st);
+	rc = vkg_host_register(dev, ptr, bytes, handle, st);
 	vkg_ctx_leave(dev);
 	return rc;
 }
 
-void vkg_pinned_free(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_hostmem_unregister(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	vkg_status st;
 	int entered = vkg_ctx_enter(dev, &st) == VKG_OK;
-	vkg_host_free(dev, ptr, handle);
+	vkg_host_unregister(dev, ptr, handle);
 	if (entered)
 		vkg_ctx_leave(dev);
+}
+
+void vkg_hostmem_retire(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t handle)
+{
+	vkg_hostmem_unregister(dev, ptr, handle);
+	/* the pages go back to the system; the addresses stay ours, inaccessible */
+	if (mmap(ptr, (size_t)bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) ==
+	    MAP_FAILED)
+		munmap(ptr, (size_t)bytes);
+}
+
+void vkg_hostmem_unmap(void *ptr, uint64_t bytes)
+{
+	munmap(ptr, (size_t)bytes);
 }
 
 int vkg_stream_create(vkg_device *dev, uint64_t *queue, uint64_t *ev, vkg_status *st)

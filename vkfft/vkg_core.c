@@ -23,9 +23,13 @@
 #include <CL/cl.h>
 typedef cl_mem vkg_native_mem;
 #elif VKFFT_BACKEND == 1
+#include <cuComplex.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <cuda_runtime_api.h>
 #include <nvrtc.h>
+/* VkFFT's driver and NVRTC calls go through the run-time loaded library pointers */
+#include "vkg_cuda_dl.h"
 typedef void *vkg_native_mem;
 #elif VKFFT_BACKEND == 0
 #include "vkg_vulkan.h"
@@ -82,9 +86,21 @@ static int vkg_capture_printf(const char *fmt, ...)
 #error "VkFFT headers not found: run 'make vendor' (or install libvkfft-dev >= 1.3.4)"
 #endif
 #endif
+/* Fused stages (vkg_core_fuse.h) rewrite the source VkFFT generates where it reaches the
+ * compiler: VkFFT's one call of clCreateProgramWithSource / nvrtcCreateProgram goes
+ * through this hook. */
+#if VKFFT_BACKEND == 3
+static cl_program vkg_hook_create_program(cl_context, cl_uint, const char **, const size_t *, cl_int *);
+#define clCreateProgramWithSource vkg_hook_create_program
+#elif VKFFT_BACKEND == 1
+static nvrtcResult vkg_hook_create_program(nvrtcProgram *, const char *, const char *, int, const char *const *,
+					   const char *const *);
+#define nvrtcCreateProgram vkg_hook_create_program
+#endif
 #include <vkFFT.h>
 #undef printf
 #undef vkQueueSubmit
+#include "vkg_core_fuse.h"
 
 #define VKG_MIN_VKFFT_VERSION 10304
 /* the local memory VkFFT may plan with on a CPU device (see vkg_plan_create) */
@@ -120,6 +136,7 @@ struct vkg_plan {
 	uint64_t order_ev;
 	uint64_t order_queue;
 	int device_pending;
+	struct vkg_stage_state stage; /* convolution, separate buffers, fused stages */
 };
 
 static void vkg_log_reset(void)
@@ -533,6 +550,11 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	if (rc)
 		goto fail_app;
 #endif
+	if (vkg_stages_active(&p->stages)) {
+		rc = vkg_stages_configure(&plan->stage, p, &c, st);
+		if (rc)
+			goto fail_app;
+	}
 	if (p->load_blob) {
 		c.loadApplicationFromString = 1;
 		c.loadApplicationString = (void *)p->load_blob;
@@ -549,12 +571,16 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	cloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	old = cloc ? uselocale(cloc) : (locale_t)0;
 	vkg_log_reset();
+	plan->stage.app = plan->app;
+	vkg_stage_building = &plan->stage;
 #ifdef VKG_FAULTS
 	if (VKG_FAULT(VKG_FAULT_COMPILE_LOG))
 		r = injected_compile_failure();
 	else
 #endif
 		r = initializeVkFFT(plan->app, c);
+	vkg_stage_building = NULL;
+	plan->stage.cfg.fuse_prelude = plan->stage.cfg.fuse_input_decl = plan->stage.cfg.fuse_extra_params = NULL;
 	if (cloc) {
 		uselocale(old);
 		freelocale(cloc);
@@ -568,8 +594,22 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	vkg_ctx_leave(dev);
 	if (r != VKFFT_SUCCESS) {
 		/* a failed initializeVkFFT has already released what it made */
-		rc = vkg_vkfft_fail(st, r, "VkFFT plan creation failed");
+		if (plan->stage.why[0])
+			rc = vkg_fail(st, VKG_ERR_UNSUPPORTED, (int)r, "fused stages not applied: %s", plan->stage.why);
+		else
+			rc = vkg_vkfft_fail(st, r, "VkFFT plan creation failed");
 		goto fail_app;
+	}
+	if (plan->stage.cfg.fuse_load || plan->stage.cfg.fuse_store) {
+		rc = vkg_ctx_enter(dev, st);
+		if (rc == VKG_OK) {
+			rc = vkg_fuse_bind(&plan->stage, st);
+			vkg_ctx_leave(dev);
+		}
+		if (rc) {
+			vkg_plan_destroy(plan);
+			return rc;
+		}
 	}
 	*out = plan;
 	return VKG_OK;
@@ -648,4 +688,115 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 		rc = r2;
 	vkg_ctx_leave(plan->dev);
 	return rc;
+}
+
+int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st)
+{
+	const vkg_plan_params *p = &plan->params;
+	if (p->real_inplace) {
+		if (out != in)
+			return vkg_fail(st, VKG_ERR_INVALID, 0,
+					"an in-place R2C plan transforms one buffer: out must equal in");
+		return vkg_plan_run_device(plan, inverse, out, 0, 0, 0, st);
+	}
+	if (p->kind == VKG_R2C)
+		return inverse ? vkg_plan_run_device(plan, 1, in, out, 0, 0, st)
+			       : vkg_plan_run_device(plan, 0, out, in, 0, 0, st);
+	if (p->strided) /* in through VkFFT's formatted input, out in its buffer */
+		return vkg_plan_run_device(plan, inverse, out, in, 0, 0, st);
+	return vkg_plan_run_device(plan, inverse, out, 0, out == in ? 0 : in, 0, st);
+}
+
+/* ---- stages: runs with explicit buffers (vkg_core_fuse.h) ---- */
+
+#if VKFFT_BACKEND == 0
+int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
+		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st)
+{
+	/* no plan with stages exists on Vulkan: vkg_stages_configure refuses them */
+	(void)plan, (void)inverse, (void)queue, (void)buffer, (void)input, (void)input_off, (void)output,
+		(void)output_off;
+	return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "not supported on Vulkan: runs of plan stages");
+}
+#else
+int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
+		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st)
+{
+	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
+	VkFFTResult r;
+	vkg_status release_st;
+	int rc, r2;
+	struct vkg_stage_state *s = &plan->stage;
+	/* a convolution with neither an output buffer nor a return to its input leaves the
+	 * result in buffer (several kernels): output names that buffer */
+	int out_in_buffer = s->cfg.conv == VKG_CONV_APPLY && !s->cfg.separate_output && !s->cfg.return_to_input;
+
+	if (out_in_buffer && output)
+		buffer = output;
+	plan->launch_buffer = buffer ? native_mem(buffer) : plan->buffer;
+	lp.buffer = &plan->launch_buffer;
+	if (s->cfg.separate_input) {
+		s->launch_input = input ? native_mem(input) : s->input;
+		lp.inputBuffer = &s->launch_input;
+	} else if (plan->params.kind == VKG_R2C) {
+		plan->launch_real = input ? native_mem(input) : plan->real;
+		lp.inputBuffer = &plan->launch_real;
+	}
+	if (s->cfg.separate_output) {
+		s->launch_output = output ? native_mem(output) : s->output;
+		lp.outputBuffer = &s->launch_output;
+	}
+	if (s->cfg.offsets_at_launch) {
+		lp.inputBufferOffset = input_off;
+		lp.outputBufferOffset = output_off;
+		if (out_in_buffer)
+			lp.bufferOffset = output_off;
+	}
+#if VKFFT_BACKEND == 1
+	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
+#elif VKFFT_BACKEND == 3
+	plan->launch_queue = queue ? (cl_command_queue)(uintptr_t)queue
+				   : *(cl_command_queue *)plan->native.queue;
+	lp.commandQueue = &plan->launch_queue;
+#endif
+	rc = order_claim(plan, queue, st);
+	if (rc)
+		return rc;
+	vkg_log_reset();
+	r = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
+	if (r != VKFFT_SUCCESS)
+		rc = vkg_vkfft_fail(st, r, s->cfg.conv == VKG_CONV_APPLY ? "convolution failed"
+					    : inverse ? "inverse FFT failed" : "forward FFT failed");
+	r2 = order_release(plan, queue, rc ? &release_st : st);
+	return rc ? rc : r2;
+}
+#endif
+
+int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem input, vkg_mem output,
+			 int wait, vkg_status *st)
+{
+	int rc = vkg_ctx_enter(plan->dev, st);
+	if (rc)
+		return rc;
+	rc = vkg_plan_run_io(plan, inverse, 0, buffer, input, 0, output, 0, st);
+	if (rc == VKG_OK && wait)
+		rc = vkg_queue_sync(plan->dev, 0, st);
+	vkg_ctx_leave(plan->dev);
+	return rc;
+}
+
+int vkg_plan_fused_kernels(vkg_plan *plan) { return plan->stage.fused; }
+
+int vkg_plan_axis_uploads(vkg_plan *plan)
+{
+	return plan->app->localFFTPlan ? (int)plan->app->localFFTPlan->numAxisUploads[0]
+				       : (int)plan->app->localFFTPlan_inverse->numAxisUploads[0];
+}
+
+uint64_t vkg_plan_own_bytes(vkg_plan *plan)
+{
+	VkFFTConfiguration *c = &plan->app->configuration;
+	if (c->allocateTempBuffer && c->tempBufferSize)
+		return c->tempBufferSize[0];
+	return 0;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "vkg_cuda.h"
+#include "vkg_cuda_dl.h"
 
 struct vkg_device {
 	CUdevice device;
@@ -50,14 +51,34 @@ static int cu_fail(vkg_status *st, CUresult r, const char *what)
 }
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static char load_err[1024];
+static int load_failed;
 static CUresult init_result;
-static void do_init(void) { init_result = cuInit(0); }
+
+/* do_init opens the driver (vkg_cuda_load.c) and initialises it, once. */
+static void do_init(void)
+{
+	load_failed = vkg_cuda_dl_load_driver(load_err, sizeof load_err) != 0;
+	if (!load_failed)
+		init_result = cuInit(0);
+}
 
 static int cu_init(vkg_status *st)
 {
 	pthread_once(&init_once, do_init);
+	if (load_failed)
+		return vkg_fail(st, VKG_ERR_NO_DEVICE, 0, "%s", load_err);
 	if (init_result != CUDA_SUCCESS)
 		return cu_fail(st, init_result, "cuInit (is the NVIDIA driver installed?)");
+	return VKG_OK;
+}
+
+/* Kernels are compiled by NVRTC, opened with the first device. */
+static int nvrtc_init(vkg_status *st)
+{
+	char err[1024];
+	if (vkg_cuda_dl_load_nvrtc(err, sizeof err))
+		return vkg_fail(st, VKG_ERR_NO_DEVICE, 0, "%s", err);
 	return VKG_OK;
 }
 
@@ -66,7 +87,7 @@ int vkg_device_count(vkg_status *st)
 	int n = 0;
 	CUresult r;
 	pthread_once(&init_once, do_init);
-	if (init_result == CUDA_ERROR_NO_DEVICE)
+	if (!load_failed && init_result == CUDA_ERROR_NO_DEVICE)
 		return 0;
 	if (cu_init(st))
 		return -st->code;
@@ -156,6 +177,8 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	if (!dev)
 		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
 	rc = get_device(ordinal, &dev->device, st);
+	if (rc == VKG_OK)
+		rc = nvrtc_init(st);
 	if (rc) {
 		free(dev);
 		return rc;
@@ -187,7 +210,7 @@ int vkg_cuda_device_open_ctx(uint64_t ctx, vkg_device **out, vkg_status *st)
 	*out = NULL;
 	if (!ctx)
 		return vkg_fail(st, VKG_ERR_INVALID, 0, "nil CUDA context");
-	if (cu_init(st))
+	if (cu_init(st) || nvrtc_init(st))
 		return st->code;
 	dev = calloc(1, sizeof *dev);
 	if (!dev)
@@ -446,49 +469,12 @@ int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, i
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "scaling the output (cuLaunchKernel)");
 }
 
-/* ---- test hooks ---- */
-
-int vkg_cuda_ctx_create(int ordinal, uint64_t *ctx, vkg_status *st)
+int vkg_cuda_libraries(const char **driver, const char **nvrtc, int *nvrtc_major, int *nvrtc_minor)
 {
-	CUdevice d;
-	CUcontext c = NULL, prev;
-	CUresult r;
-	int rc = get_device(ordinal, &d, st);
-	if (rc)
-		return rc;
-#if CUDA_VERSION >= 13000
-	{
-		CUctxCreateParams params;
-		memset(&params, 0, sizeof params);
-		r = cuCtxCreate(&c, &params, 0, d);
-	}
-#else
-	r = cuCtxCreate(&c, 0, d);
-#endif
-	if (r != CUDA_SUCCESS)
-		return cu_fail(st, r, "cuCtxCreate");
-	/* cuCtxCreate makes it current: leave the thread as it was */
-	cuCtxPopCurrent(&prev);
-	*ctx = (uint64_t)(uintptr_t)c;
-	return VKG_OK;
-}
-
-void vkg_cuda_ctx_destroy(uint64_t ctx)
-{
-	if (ctx)
-		cuCtxDestroy((CUcontext)(uintptr_t)ctx);
-}
-
-uint64_t vkg_cuda_ctx_current(void)
-{
-	CUcontext c = NULL;
-	if (cuCtxGetCurrent(&c) != CUDA_SUCCESS)
+	*driver = vkg_cuda_dl_driver_path();
+	*nvrtc = vkg_cuda_dl_nvrtc_path();
+	*nvrtc_major = *nvrtc_minor = 0;
+	if (!**nvrtc)
 		return 0;
-	return (uint64_t)(uintptr_t)c;
+	return nvrtcVersion(nvrtc_major, nvrtc_minor) == NVRTC_SUCCESS;
 }
-
-int vkg_cuda_ctx_set_current(uint64_t ctx)
-{
-	return (int)cuCtxSetCurrent((CUcontext)(uintptr_t)ctx);
-}
-

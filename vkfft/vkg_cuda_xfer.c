@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "vkg_cuda.h"
+#include "vkg_cuda_dl.h"
 #include "vkg_xfer.h"
 
 static int xfer_fail(vkg_status *st, CUresult r, const char *what)
@@ -40,6 +41,22 @@ void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 	(void)handle;
 	if (ptr)
 		cuMemFreeHost(ptr);
+}
+
+int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
+{
+	CUresult r = cuMemHostRegister(ptr, bytes, CU_MEMHOSTREGISTER_PORTABLE);
+	(void)dev;
+	*handle = 0;
+	return r == CUDA_SUCCESS ? VKG_OK : xfer_fail(st, r, "cuMemHostRegister");
+}
+
+void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
+{
+	(void)dev;
+	(void)handle;
+	if (ptr)
+		cuMemHostUnregister(ptr);
 }
 
 int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)

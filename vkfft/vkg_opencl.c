@@ -423,6 +423,28 @@ void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 	clReleaseMemObject(m);
 }
 
+/* Memory of the caller's becomes a buffer's backing store: transfers from it need no
+ * staging copy where the implementation pins it. */
+int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
+{
+	cl_int err;
+	cl_mem m = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, ptr, &err);
+	*handle = 0;
+	if (!m)
+		return cl_fail(st, err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+	*handle = (uint64_t)(uintptr_t)m;
+	return VKG_OK;
+}
+
+void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
+{
+	(void)ptr;
+	if (!handle)
+		return;
+	clFinish(dev->queue);
+	clReleaseMemObject((cl_mem)(uintptr_t)handle);
+}
+
 int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
 {
 	cl_int err;

@@ -156,12 +156,29 @@ int vkg_run_check_io(const vkg_run *run, uint64_t dst_bytes, uint64_t src_bytes,
 	return VKG_OK;
 }
 
-/* release_after releases a claimed queue whatever happened since (whatever was enqueued
- * must be waited for by the plan's next user elsewhere) and returns the first failure. */
-static int release_after(const vkg_run *run, uint64_t queue, int rc, vkg_status *st)
+/* run_begin checks the sizes, enters the context and claims queue for run; on failure
+ * nothing is left entered. run_end releases the queue whatever happened since (what was
+ * enqueued must be waited for by the plan's next user elsewhere), leaves the context and
+ * returns the first failure. */
+static int run_begin(const vkg_run *run, uint64_t queue, uint64_t dst_bytes, uint64_t src_bytes, vkg_status *st)
+{
+	int rc = vkg_run_check_io(run, dst_bytes, src_bytes, st);
+	if (rc)
+		return rc;
+	rc = vkg_ctx_enter(run->dev, st);
+	if (rc)
+		return rc;
+	rc = run->claim(run, queue, st);
+	if (rc)
+		vkg_ctx_leave(run->dev);
+	return rc;
+}
+
+static int run_end(const vkg_run *run, uint64_t queue, int rc, vkg_status *st)
 {
 	vkg_status release_st;
 	int r2 = run->release(run, queue, rc == VKG_OK ? st : &release_st);
+	vkg_ctx_leave(run->dev);
 	return rc != VKG_OK ? rc : r2;
 }
 
@@ -170,17 +187,9 @@ int vkg_run_host(const vkg_run *run, vkg_stager *stager, void *dst, uint64_t dst
 {
 	vkg_device *dev = run->dev;
 	vkg_status sync_st;
-	int rc = vkg_run_check_io(run, dst_bytes, src_bytes, st);
+	int rc = run_begin(run, 0, dst_bytes, src_bytes, st);
 	if (rc)
 		return rc;
-	rc = vkg_ctx_enter(dev, st);
-	if (rc)
-		return rc;
-	rc = run->claim(run, 0, st);
-	if (rc) {
-		vkg_ctx_leave(dev);
-		return rc;
-	}
 	rc = stager ? stage_write(stager, 0, run->in, src, src_bytes, st)
 		    : vkg_mem_write(dev, run->in, 0, src, src_bytes, st);
 	if (rc == VKG_OK && !stager)
@@ -197,32 +206,20 @@ int vkg_run_host(const vkg_run *run, vkg_stager *stager, void *dst, uint64_t dst
 	if (rc != VKG_OK)
 		vkg_device_sync(dev, &sync_st);
 	VKG_FAULT_NOTE_UPLOAD(0); /* the blocking read or the sync waited for the queue */
-	rc = release_after(run, 0, rc, st);
-	vkg_ctx_leave(dev);
-	return rc;
+	return run_end(run, 0, rc, st);
 }
 
 int vkg_run_host_async(const vkg_run *run, uint64_t queue, void *dst, uint64_t dst_bytes, const void *src,
 		       uint64_t src_bytes, vkg_status *st)
 {
 	vkg_device *dev = run->dev;
-	int rc = vkg_run_check_io(run, dst_bytes, src_bytes, st);
+	int rc = run_begin(run, queue, dst_bytes, src_bytes, st);
 	if (rc)
 		return rc;
-	rc = vkg_ctx_enter(dev, st);
-	if (rc)
-		return rc;
-	rc = run->claim(run, queue, st);
-	if (rc) {
-		vkg_ctx_leave(dev);
-		return rc;
-	}
 	rc = vkg_mem_write_async(dev, queue, run->in, 0, src, src_bytes, st);
 	if (rc == VKG_OK)
 		rc = run->launch(run, queue, st);
 	if (rc == VKG_OK)
 		rc = vkg_mem_read_async(dev, queue, dst, run->out, 0, dst_bytes, st);
-	rc = release_after(run, queue, rc, st);
-	vkg_ctx_leave(dev);
-	return rc;
+	return run_end(run, queue, rc, st);
 }

@@ -26,6 +26,13 @@
 int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);
 void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle);
 
+/* Page-locks host memory the caller owns, [ptr, ptr+bytes), for the device's DMA engine
+ * (CUDA cuMemHostRegister; OpenCL a CL_MEM_USE_HOST_PTR buffer over it); handle is what
+ * vkg_host_unregister needs. The caller has entered the context; vkg_hostmem_register
+ * and vkg_hostmem_unregister below enter it themselves. */
+int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);
+void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle);
+
 /* More in-order queues (streams) on the device, for independent work. */
 int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st);
 void vkg_queue_destroy(vkg_device *dev, uint64_t queue);
@@ -47,8 +54,16 @@ int vkg_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st);
 
 /* ---- wrappers for Go (vkg_common.c; they enter the context themselves) ---- */
 
-int vkg_pinned_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);
-void vkg_pinned_free(vkg_device *dev, void *ptr, uint64_t handle);
+/* Pinned host memory for HostBuffers: mapped here and registered with the device.
+ * Retiring it unregisters it and leaves its addresses reserved but inaccessible, so that
+ * a stale pointer faults, or is recognised as closed, instead of reaching whatever memory
+ * would otherwise be mapped there next; unmap gives the addresses back. */
+int vkg_hostmem_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);
+void vkg_hostmem_retire(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t handle);
+void vkg_hostmem_unmap(void *ptr, uint64_t bytes);
+/* vkg_host_register/unregister inside the device's context, for memory a caller owns */
+int vkg_hostmem_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);
+void vkg_hostmem_unregister(vkg_device *dev, void *ptr, uint64_t handle);
 /* a queue, and if ev is not NULL an event to go with it; destroy takes ev 0 for none */
 int vkg_stream_create(vkg_device *dev, uint64_t *queue, uint64_t *ev, vkg_status *st);
 void vkg_stream_destroy(vkg_device *dev, uint64_t queue, uint64_t ev);

@@ -267,3 +267,60 @@ func TestVulkanRegisteredHostMemory(t *testing.T) {
 	_, err = vulkanRegisterHost(testDev, nil, 16)
 	require.ErrorIs(t, err, ErrInvalidArgument)
 }
+
+// TestVulkanRefusesStages: what main's fused processing needs and Vulkan does not have
+// (plan stages, companion kernels) is ErrUnsupported naming Vulkan, never a crash or a
+// half-built object; the device works on afterwards.
+func TestVulkanRefusesStages(t *testing.T) {
+	_, err := NewConvolution[complex64](testDev, ConvolutionConfig{Config: Config{Shape: []int{8, 8}}}, make([]complex64, 64))
+	require.ErrorIs(t, err, ErrUnsupported)
+	require.ErrorContains(t, err, "Vulkan")
+	_, err = NewRealConvolution[float32, complex64](testDev, ConvolutionConfig{Config: Config{Shape: []int{16}},
+		KernelShape: []int{3}}, make([]float32, 3))
+	require.ErrorIs(t, err, ErrUnsupported)
+	_, err = NewSpectrometer(testDev, SpectrometerConfig{N: 64, Batch: 2, Input: ComplexInt8})
+	require.ErrorIs(t, err, ErrUnsupported)
+	require.ErrorContains(t, err, "Vulkan")
+
+	live := testDev.MemStats().LiveAllocations
+	h, err := testDev.use("test")
+	require.NoError(t, err)
+	_, _, err = moduleBuild(h, padCropSource(compiledBackend, "float2"), nil)
+	testDev.mu.RUnlock()
+	require.ErrorIs(t, err, ErrUnsupported, "companion kernels")
+	require.ErrorContains(t, err, "Vulkan")
+
+	// the core refuses a plan with stages by itself too
+	l, err := validate(Config{Shape: []int{64}}, kindC2C, 8)
+	require.NoError(t, err)
+	buf, err := NewBuffer[complex64](testDev, 64)
+	require.NoError(t, err)
+	defer buf.Close()
+	h, err = testDev.use("test")
+	require.NoError(t, err)
+	_, err = planCreate(h, &planParams{l: l, useLUT: lutSetting(l), buffer: buf.Native(),
+		stages: stageParams{forwardOnly: true}})
+	testDev.mu.RUnlock()
+	require.ErrorIs(t, err, ErrUnsupported)
+	require.ErrorContains(t, err, "Vulkan")
+	require.Equal(t, live+1, testDev.MemStats().LiveAllocations, "nothing left allocated but the test's buffer")
+}
+
+// TestVulkanHostBufferIsImported: a HostBuffer (mmap'ed, registered like memory of the
+// caller's) is imported host memory: transforms on it copy straight from and to it, with
+// no staging copy.
+func TestVulkanHostBufferIsImported(t *testing.T) {
+	p := sharedPlan[complex64](t, Config{Shape: []int{32, 32}})
+	n := p.Len()
+	hb, err := NewHostBuffer[complex64](testDev, 2*n)
+	require.NoError(t, err)
+	defer hb.Close()
+	src, dst := hb.Slice()[:n], hb.Slice()[n:]
+	rng := rand.New(rand.NewPCG(13, 14))
+	x, ref := randomComplex[complex64](rng, n)
+	copy(src, x)
+	before := vulkanPinnedCopies(testDev)
+	require.NoError(t, p.Forward(dst, src))
+	require.Less(t, relErr(dst, refFFT(ref, []int{32, 32}, 1, false)), tolSingle)
+	require.Equal(t, before+2, vulkanPinnedCopies(testDev), "upload and download straight from the HostBuffer")
+}

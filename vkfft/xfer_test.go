@@ -229,16 +229,16 @@ func TestZeroAllocationsTransfers(t *testing.T) {
 	x := make([]complex64, p.Len())
 	y := make([]complex64, p.Len())
 	calls := map[string]func() error{
-		"staged Forward":    func() error { return p.Forward(y, x) },
-		"pinned Forward":    func() error { return p.Forward(out.Slice(), in.Slice()) },
+		"staged Forward": func() error { return p.Forward(y, x) },
+		"pinned Forward": func() error { return p.Forward(out.Slice(), in.Slice()) },
 		"ForwardAsync+Wait": func() error {
 			if err := p.ForwardAsync(s, out, in); err != nil {
 				return err
 			}
 			return s.Wait()
 		},
-		"Pipeline staged":   func() error { return pl.Forward(y, x) },
-		"Pipeline pinned":   func() error { return pl.Forward(out.Slice(), in.Slice()) },
+		"Pipeline staged": func() error { return pl.Forward(y, x) },
+		"Pipeline pinned": func() error { return pl.Forward(out.Slice(), in.Slice()) },
 	}
 	for name, f := range calls {
 		require.NoError(t, f(), name)

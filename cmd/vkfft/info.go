@@ -28,6 +28,9 @@ func runInfo([]string) error {
 		}
 		fmt.Println()
 	}
+	if libs := cudaLibraries(); libs != "" && len(devs) > 0 {
+		fmt.Println("  " + libs)
+	}
 	return nil
 }
 

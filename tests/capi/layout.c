@@ -248,10 +248,35 @@ static void strided_buffers(vkfftgo_device *d)
 	/* host memory is contiguous: strided plans run on device memory only */
 	EXPECT_FAIL(vkfftgo_execute(p, VKFFTGO_FORWARD, out, sizeof out, in, sizeof in), VKFFTGO_ERROR_UNSUPPORTED,
 		    "device buffers");
+	EXPECT_FAIL(vkfftgo_forward(p, out, in), VKFFTGO_ERROR_UNSUPPORTED, "device buffers");
+	/* buffers hold at least what the strides reach */
+	vkfftgo_buffer *small;
+	CHECK(vkfftgo_buffer_create(d, sizeof in - sizeof *in, &small));
+	EXPECT_FAIL(vkfftgo_execute_buffer(p, VKFFTGO_FORWARD, bo, small), VKFFTGO_ERROR_WRONG_SIZE, "at least");
+	CHECK(vkfftgo_buffer_destroy(small));
+	/* in place with equal strides */
+	CHECK(vkfftgo_buffer_upload(bi, in, sizeof in));
+	CHECK(vkfftgo_execute_buffer(p, VKFFTGO_FORWARD, bi, bi));
+	CHECK(vkfftgo_buffer_download(bi, out, sizeof out));
+	for (int r = 0; r < NY; r++) {
+		dft(in + r * S, want, NX, 1);
+		err = fmax(err, maxabs_c(out + r * S, want, NX));
+	}
+	if (err > 1e-12) { fprintf(stderr, "strided in place: error %g\n", err); exit(1); }
 	CHECK(vkfftgo_buffer_destroy(bi));
 	CHECK(vkfftgo_buffer_destroy(bo));
 	CHECK(vkfftgo_plan_destroy(p));
-	printf("   rows of 5 in rows of 8 on device buffers: match, gaps untouched\n");
+	/* in place needs equal strides: contiguous output, padded input */
+	desc.out_strides[0] = NX;
+	CHECK(vkfftgo_plan_create(d, &desc, &p));
+	CHECK(vkfftgo_plan_io_bytes(p, VKFFTGO_INVERSE, &ob, &ib));
+	if (ob != NY * NX * sizeof *out || ib != SPAN * sizeof *in) { fprintf(stderr, "strided sizes %zu %zu\n", ob, ib); exit(1); }
+	CHECK(vkfftgo_buffer_create(d, sizeof in, &bi));
+	EXPECT_FAIL(vkfftgo_execute_buffer(p, VKFFTGO_FORWARD, bi, bi), VKFFTGO_ERROR_INVALID_ARGUMENT,
+		    "in_strides equal to out_strides");
+	CHECK(vkfftgo_buffer_destroy(bi));
+	CHECK(vkfftgo_plan_destroy(p));
+	printf("   rows of 5 in rows of 8 on device buffers: match, gaps untouched, in place; short buffers and host memory refused\n");
 }
 
 static void bad_input(vkfftgo_device *d)

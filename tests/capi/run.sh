@@ -9,11 +9,19 @@ MAKE=${MAKE:-make}
 tmp=$(mktemp -d /tmp/vkfftgo-capi.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 CWARN=(-Wall -Wextra -Werror -pedantic)
-# the library's backend, from its generated config header (opencl, cuda or vulkan)
-backend=$(sed -n 's/^#define VKFFTGO_BACKEND_NAME "\(.*\)"$/\1/p' "$build/include/vkfftgo_config.h")
-num=$(sed -n 's/^#define VKFFTGO_BACKEND \([0-9]*\)$/\1/p' "$build/include/vkfftgo_config.h")
 step() { printf '== %s\n' "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
+# the backend the library was built for (make lib BACKEND=...), and another one for the
+# guard tests
+backend=$(sed -n 's/^backend=//p' "$build/lib/pkgconfig/vkfftgo.pc")
+vkb=$(sed -n 's/^vkfft_backend=//p' "$build/lib/pkgconfig/vkfftgo.pc")
+case $backend in
+opencl) other=cuda otherb=1 ;;
+cuda) other=opencl otherb=3 ;;
+vulkan) other=opencl otherb=3 ;;
+*) die "unknown backend '$backend' in $build/lib/pkgconfig/vkfftgo.pc" ;;
+esac
+echo "   library backend: $backend (VKFFT_BACKEND=$vkb); guard tests use $other ($otherb)"
 
 step "header compiles alone as C99 and C++11 with ${CWARN[*]}"
 printf '#include <vkfftgo.h>\nint main(void){ vkfftgo_plan_desc d = VKFFTGO_PLAN_DESC_INIT; vkfftgo_mem_stats s = VKFFTGO_MEM_STATS_INIT; (void)s; return (int)d.size == 0; }\n' >"$tmp/h.c"
@@ -30,27 +38,27 @@ others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v '^vkfftgo_' ||
 echo "   $(nm -D --defined-only "$lib" | grep -c ' vkfftgo_') symbols, SONAME libvkfftgo.so.0"
 
 step "backend guard at compile time: another VKFFT_BACKEND is an #error naming both"
-printf '#define VKFFT_BACKEND 1\n#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' >"$tmp/wrong.c"
-if gcc -std=c99 -I"$build/include" -c "$tmp/wrong.c" -o "$tmp/wrong.o" 2>"$tmp/err"; then die "VKFFT_BACKEND=1 compiled"; fi
-grep -q "error: .*VKFFT_BACKEND is 1 (cuda) here, but the installed libvkfftgo was built for VKFFT_BACKEND=$num ($backend)" "$tmp/err" ||
+printf '#define VKFFT_BACKEND %s\n#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' "$otherb" >"$tmp/wrong.c"
+if gcc -std=c99 -I"$build/include" -c "$tmp/wrong.c" -o "$tmp/wrong.o" 2>"$tmp/err"; then die "VKFFT_BACKEND=$otherb compiled"; fi
+grep -q "error: .*VKFFT_BACKEND is $otherb ($other) here, but the installed libvkfftgo was built for VKFFT_BACKEND=$vkb ($backend)" "$tmp/err" ||
   { cat "$tmp/err"; die "the #error does not name both backends"; }
 sed -n 's/.*#error "\(.*\)"/   \1/p' "$tmp/err" | head -1
 printf '#include <vkfftgo.h>\nint main(void){ return vkfftgo_backend(); }\n' >"$tmp/wrong2.c"
-if g++ -DVKFFT_BACKEND=1 -I"$build/include" -x c++ -c "$tmp/wrong2.c" -o "$tmp/wrong2.o" 2>"$tmp/err"; then die "-DVKFFT_BACKEND=1 compiled (C++)"; fi
-grep -q 'VKFFT_BACKEND is 1 (cuda)' "$tmp/err" || die "C++ #error message"
-gcc -DVKFFT_BACKEND=1 -DVKFFTGO_ALLOW_OTHER_VKFFT_BACKEND -I"$build/include" -c "$tmp/wrong2.c" -o "$tmp/ok.o" ||
+if g++ -DVKFFT_BACKEND=$otherb -I"$build/include" -x c++ -c "$tmp/wrong2.c" -o "$tmp/wrong2.o" 2>"$tmp/err"; then die "-DVKFFT_BACKEND=$otherb compiled (C++)"; fi
+grep -q "VKFFT_BACKEND is $otherb ($other)" "$tmp/err" || die "C++ #error message"
+gcc -DVKFFT_BACKEND=$otherb -DVKFFTGO_ALLOW_OTHER_VKFFT_BACKEND -I"$build/include" -c "$tmp/wrong2.c" -o "$tmp/ok.o" ||
   die "VKFFTGO_ALLOW_OTHER_VKFFT_BACKEND did not allow it"
 
-step "backend guard at link time: an object built against the cuda config does not link with this library"
-mkdir -p "$tmp/cudacfg/include"
-"$root/scripts/vkfftgo-gen.sh" cuda "$tmp/cudacfg"
-cp "$root/include/vkfftgo.h" "$tmp/cudacfg/include/"
-gcc -c -I"$tmp/cudacfg/include" "$tmp/wrong2.c" -o "$tmp/cuda.o"
-if gcc "$tmp/cuda.o" -L"$build/lib" -lvkfftgo -o "$tmp/cuda.out" 2>"$tmp/err"; then die "cuda object linked with the $backend library"; fi
-grep -q "undefined reference to .vkfftgo_library_backend_is_cuda'" "$tmp/err" || { cat "$tmp/err"; die "link error does not name the backend"; }
+step "backend guard at link time: an object built against the $other config does not link with this library"
+mkdir -p "$tmp/othercfg/include"
+"$root/scripts/vkfftgo-gen.sh" "$other" "$tmp/othercfg"
+cp "$root/include/vkfftgo.h" "$tmp/othercfg/include/"
+gcc -c -I"$tmp/othercfg/include" "$tmp/wrong2.c" -o "$tmp/other.o"
+if gcc "$tmp/other.o" -L"$build/lib" -lvkfftgo -o "$tmp/other.out" 2>"$tmp/err"; then die "$other object linked with the $backend library"; fi
+grep -q "undefined reference to .vkfftgo_library_backend_is_$other'" "$tmp/err" || { cat "$tmp/err"; die "link error does not name the backend"; }
 sed -n 's/.*\(undefined reference to .*\)/   \1/p' "$tmp/err" | head -1
-gcc -c -I"$build/include" "$tmp/wrong2.c" -o "$tmp/ocl.o"
-gcc "$tmp/ocl.o" -L"$build/lib" -lvkfftgo -o "$tmp/ocl.out" || die "control: $backend object did not link"
+gcc -c -I"$build/include" "$tmp/wrong2.c" -o "$tmp/same.o"
+gcc "$tmp/same.o" -L"$build/lib" -lvkfftgo -o "$tmp/same.out" || die "control: $backend object did not link"
 
 step "make install into a DESTDIR, then move the whole tree elsewhere"
 stage="$tmp/stage" prefix=/opt/vkfftgo
@@ -68,8 +76,13 @@ step "C consumer built only with pkg-config against the moved copy"
 export PKG_CONFIG_PATH="$inst/lib/pkgconfig"
 echo "   cc c_consumer.c \$(pkg-config --cflags --libs vkfftgo) -lm  # $(pkg-config --cflags --libs vkfftgo)"
 gcc -std=c99 "${CWARN[@]}" "$here/c_consumer.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/c_consumer"
-"$tmp/c_consumer"
-[ "$(pkg-config --variable=vkfft_backend vkfftgo)" = "$num" ] || die "vkfftgo.pc backend"
+"$tmp/c_consumer" | tee "$tmp/c_consumer.log"
+# vkfftgo_vkfft_version is VkFFTGetVersion() of the headers the library was built with
+hdr=$root/cvendor/include/vkFFT.h
+[ -f "$hdr" ] || hdr=/usr/include/vkFFT.h
+want=$(sed -n '/VkFFTGetVersion/,/}/s/.*return \([0-9]*\);.*/\1/p' "$hdr")
+grep -q "VkFFT $want\$" "$tmp/c_consumer.log" || die "vkfftgo_vkfft_version is not VkFFTGetVersion() ($want, $hdr)"
+[ "$(pkg-config --variable=vkfft_backend vkfftgo)" = "$vkb" ] || die "vkfftgo.pc backend"
 if [ "$backend" = vulkan ]; then
   step "Vulkan interop: the caller's own VkBuffer on the library's VkDevice"
   gcc -std=c99 "${CWARN[@]}" "$here/vk_interop.c" $(pkg-config --cflags --libs vkfftgo) -lvulkan -lm -o "$tmp/vk_interop"
@@ -88,6 +101,35 @@ step "autotuning through desc.tune (stored, found by a second process) and out-o
 gcc -std=c99 "${CWARN[@]}" "$here/tune_oop.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/tune_oop"
 VKFFTGO_CACHE_DIR="$tmp/kc" VKFFTGO_TUNE_BUDGET=1ms "$tmp/tune_oop"
 VKFFTGO_CACHE_DIR="$tmp/kc" "$tmp/tune_oop" stored
+
+step "convolutions and spectrometer from C (fuse.c)"
+gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
+"$tmp/fuse"
+
+step "handles: the per-call path stays in C; stale, made-up and concurrently destroyed handles"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/handles.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/handles"
+timeout 600 "$tmp/handles"
+
+step "registered host memory"
+gcc -std=c99 "${CWARN[@]}" "$here/hostreg.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/hostreg"
+timeout 600 "$tmp/hostreg"
+
+if [ "${VKFFTGO_CAPI_ASAN:-1}" = 1 ]; then
+step "AddressSanitizer: the C consumers and the library's own C code, instrumented (tests/asan/README.md)"
+VKFFTGO_ASAN=1 GO="$GO" "$root/scripts/build-lib.sh" "$backend" "$tmp/asanlib" >/dev/null
+ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/include" -DVKFFT_BACKEND=$vkb)
+ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
+export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
+export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
+for t in c_consumer threads handles hostreg; do
+  gcc -std=c99 -pthread "${ASAN_CFLAGS[@]}" "$here/$t.c" "${ASAN_LIBS[@]}" -o "$tmp/$t-asan"
+  timeout 900 "$tmp/$t-asan" >"$tmp/$t-asan.log" 2>&1 || { cat "$tmp/$t-asan.log"; die "$t under AddressSanitizer"; }
+  echo "   $t: clean"
+done
+unset ASAN_OPTIONS LSAN_OPTIONS
+else
+step "AddressSanitizer: skipped (VKFFTGO_CAPI_ASAN=0: the same C code runs under it against the opencl library)"
+fi
 
 step "C++ consumer: its own CMake project with find_package(VkFFTGo), against the moved copy"
 cmake -S "$here/cxx" -B "$tmp/cxx" -DCMAKE_PREFIX_PATH="$inst" -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" ||

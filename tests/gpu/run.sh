@@ -17,10 +17,22 @@ extra=$(cd "$B/steps" 2>/dev/null && ls *.sh 2>/dev/null | sed 's/\.sh$//' | tr 
 steps=${*:-info syntax tests interop leak sanitizer bench cachebench $extra}
 declare -A res
 
-# NVRTC 12.4 from Debian's .debs (libcuda comes from the driver); a CUDA 12 NVRTC already
-# on the library path works too.
-for d in "$B"/debs/*.deb; do dpkg-deb -x "$d" "$W/nvrtc"; done
-export LD_LIBRARY_PATH=$W/nvrtc/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The binaries open libcuda.so.1 and the newest NVRTC installed (libnvrtc.so.13, .12, .11.2;
+# VKFFTGO_NVRTC names another) at run time. A bundle made with NVRTC_DEBS=1 also carries
+# Debian's NVRTC 12.4, used when the machine has no NVRTC or VKFFTGO_BUNDLED_NVRTC=1.
+LD_ORIG=${LD_LIBRARY_PATH:-}
+system_nvrtc() {
+	ldconfig -p 2>/dev/null | grep -qE 'libnvrtc\.so\.(13|12|11\.2) ' ||
+		ls "${CUDA_HOME:-/usr/local/cuda}"/lib64/libnvrtc.so.1[123]* >/dev/null 2>&1
+}
+if ls "$B"/debs/*.deb >/dev/null 2>&1 && { [ "${VKFFTGO_BUNDLED_NVRTC:-}" = 1 ] || ! system_nvrtc; }; then
+	for d in "$B"/debs/*.deb; do dpkg-deb -x "$d" "$W/nvrtc"; done
+	export LD_LIBRARY_PATH=$W/nvrtc/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export VKFFTGO_NVRTC=$W/nvrtc/usr/lib/x86_64-linux-gnu/libnvrtc.so.12
+	echo "NVRTC: the bundled 12.4 ($VKFFTGO_NVRTC)"
+else
+	echo "NVRTC: the system's (newest of libnvrtc.so.13, .12, .11.2)"
+fi
 export VKFFTGO_CACHE_DIR=$W/kcache  # no kernel cache from earlier runs: plans compile cold
 cd "$W"
 

@@ -258,6 +258,7 @@ func transfers[T vkfft.Complex](dev *vkfft.Device, p *vkfft.Plan[T], s shape, x 
 	copy(in.Slice(), x)
 	r.pinnedMs = timeIt(func() error { return p.Forward(out.Slice(), in.Slice()) })
 	same(s.name+" pinned", out.Slice(), want)
+	registered(dev, p, s, x, want, r.pinnedMs, timeIt)
 	if s.batch >= 16 {
 		pl, err := vkfft.NewPipeline[T](dev, vkfft.Config{Shape: s.dims, Batch: s.batch}, 16)
 		check(err)

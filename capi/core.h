@@ -1,0 +1,86 @@
+/* core.h — what the C API keeps behind its handles so that a call runs in C: the C
+ * records of devices, plans and buffers. Go creates and destroys them (with the vkfft
+ * objects they mirror); the per-call entry points (hotpath*.c) only read them, under the
+ * handle's lock (handles.h). */
+#ifndef VKGCAPI_CORE_H
+#define VKGCAPI_CORE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "vkg.h"
+#include "vkg_xfer.h"
+
+typedef struct vkgc_range {
+	uintptr_t start, end;
+} vkgc_range;
+
+#define VKGC_MAX_STAGERS 16
+
+/* A device: its core handle, and how host round trips reach it — the same machinery as
+ * vkfft's Device for its Go callers (hostbuffer.go): copy threads made on first use and
+ * up to max_stagers pinned slot pairs, each lent to one transfer at a time. */
+typedef struct vkgc_device {
+	vkg_device *dev;
+	int64_t stage_min; /* atomic: stage host transfers of at least this many bytes; < 0 off */
+	uint64_t slot_bytes;
+	int threads, max_stagers;
+	pthread_mutex_t stage_mu; /* guards what follows; not held during a transfer */
+	vkg_pool *pool;
+	vkg_stager *idle[VKGC_MAX_STAGERS];
+	int nidle, made;
+	int failed; /* no pinned memory or threads to be had: copy directly */
+	pthread_rwlock_t ranges_mu;
+	vkgc_range *ranges; /* registered host memory: never staged */
+	size_t nranges, cap;
+} vkgc_device;
+
+/* A plan: the core plan and what a call checks, as vkfft's BytePlan says (sizes are not
+ * derived here). The core plan carries its normalisation and its order against its work
+ * on other queues (vkg_plan_run_device and the run descriptors claim and release it), so
+ * streams and asynchronous calls (issue 15) go through the same core entry points with a
+ * queue. */
+/* Whether a transform's out may be its in (ccore.InPlaceRule, in its order). */
+enum {
+	VKGC_INPLACE_ALLOWED = 0,         /* complex and real-to-real plans */
+	VKGC_INPLACE_REFUSED_R2C = 1,     /* out-of-place R2C: real and complex data differ */
+	VKGC_INPLACE_REFUSED_STRIDES = 2, /* strided, in_strides != out_strides */
+	VKGC_INPLACE_REQUIRED = 3         /* real_inplace: one padded array */
+};
+
+typedef struct vkgc_plan {
+	vkgc_device *dev;
+	vkg_plan *core;
+	int inplace;             /* VKGC_INPLACE_* */
+	int strided;             /* device memory only; buffers hold at least io_bytes */
+	uint64_t io_bytes[2][2]; /* [inverse][0 out, 1 in] */
+} vkgc_plan;
+
+/* Device memory of the library's. */
+typedef struct vkgc_buffer {
+	vkgc_device *dev;
+	vkg_mem mem;
+	uint64_t bytes;
+} vkgc_buffer;
+
+vkgc_device *vkgc_device_new(vkg_device *dev, int64_t stage_min, uint64_t slot_bytes, int threads,
+			     int max_stagers);
+/* Frees the record, its stagers and copy threads; the device is still open, and no call
+ * uses it. */
+void vkgc_device_free(vkgc_device *d);
+/* Records registered host memory (0), or reports no memory for it (-1). */
+int vkgc_range_add(vkgc_device *d, uintptr_t start, uint64_t bytes);
+void vkgc_range_remove(vkgc_device *d, uintptr_t start);
+
+vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int inplace, int strided, uint64_t fwd_out,
+			 uint64_t fwd_in, uint64_t inv_out, uint64_t inv_in);
+vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes);
+
+/* The bytes a transform writes (out) and reads (in). */
+void vkgc_plan_io(const vkgc_plan *p, int inverse, uint64_t *out, uint64_t *in);
+/* A host round trip, through one of the device's stagers when the arrays are large and
+ * not registered: the same choice as vkfft's Go path (Device.takeStager). */
+int vkgc_run_host(vkgc_plan *p, int inverse, void *dst, uint64_t dst_bytes, const void *src, uint64_t src_bytes,
+		  vkg_status *st);
+
+#endif

@@ -1,0 +1,5 @@
+//go:build !cuda || opencl
+
+package main
+
+func cudaLibraries() string { return "" }

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/vkfftgo/vkfftgo/vkfft"
+)
+
+func init() {
+	commands["spectrometer"] = command{"integrate power spectra of synthetic int8 tones in noise (GS/s; -svg plots it)", runSpectrometer}
+}
+
+var formatsByName = map[string]vkfft.SampleFormat{
+	"complex-int8": vkfft.ComplexInt8, "complex-int16": vkfft.ComplexInt16, "complex-uint8": vkfft.ComplexUint8,
+	"complex-float16": vkfft.ComplexFloat16, "real-int8": vkfft.RealInt8, "real-int16": vkfft.RealInt16,
+}
+
+func runSpectrometer(args []string) error {
+	fs := flag.NewFlagSet("spectrometer", flag.ContinueOnError)
+	n := fs.Int("n", 65536, "FFT length")
+	batch := fs.Int("batch", 4096, "FFTs per call")
+	calls := fs.Int("calls", 20, "calls to time")
+	format := fs.String("format", "complex-int8", "sample format: complex-int8, complex-uint8, real-int8")
+	fusion := fs.String("fusion", "auto", "auto, companion, load, power or atomic")
+	chunk := fs.Int("chunk", 0, "FFTs per device chunk (0: automatic)")
+	window := fs.String("window", "hann", "hann or none")
+	tones := fs.String("tones", "-0.31,0.05,0.2", "tone frequencies, as fractions of the sample rate")
+	amp := fs.Float64("amp", 8, "tone amplitude (int8 units)")
+	noise := fs.Float64("noise", 20, "noise standard deviation (int8 units)")
+	resident := fs.Bool("resident", false, "upload the samples once and accumulate from device memory")
+	dev := fs.Int("device", 0, "device index")
+	svg := fs.String("svg", "", "write the power spectrum (dB, fftshift order) to this SVG file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	f, ok := formatsByName[*format]
+	if !ok || f.Complex() && f != vkfft.ComplexInt8 && f != vkfft.ComplexUint8 || f == vkfft.RealInt16 {
+		return fmt.Errorf("format %q: the synthesiser makes complex-int8, complex-uint8 or real-int8", *format)
+	}
+	fu, err := vkfft.ParseFusion(*fusion)
+	if err != nil {
+		return err
+	}
+	var freqs []float64
+	for _, s := range strings.Split(*tones, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v <= -0.5 || v >= 0.5 {
+			return fmt.Errorf("tone %q: want a fraction of the sample rate in (-0.5, 0.5)", s)
+		}
+		freqs = append(freqs, v)
+	}
+	cfg := vkfft.SpectrometerConfig{N: *n, Batch: *batch, Input: f, Fusion: fu, Chunk: *chunk, FFTShift: f.Complex()}
+	if *window == "hann" {
+		cfg.Window = make([]float32, *n)
+		for i := range cfg.Window {
+			cfg.Window[i] = float32(0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(*n)))
+		}
+	} else if *window != "none" {
+		return fmt.Errorf("window %q: want hann or none", *window)
+	}
+
+	d, err := vkfft.Open(*dev)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	t0 := time.Now()
+	sp, err := vkfft.NewSpectrometer(d, cfg)
+	if err != nil {
+		return err
+	}
+	defer sp.Close()
+	fmt.Printf("%s: N=%d batch=%d %v, fusion %v, chunk %d FFTs, built in %.0f ms, device working set %.1f MiB\n",
+		d.Info().Name, *n, *batch, f, sp.Fusion(), sp.Chunk(), float64(time.Since(t0).Microseconds())/1e3,
+		float64(sp.WorkingSet())/(1<<20))
+
+	samples := synthesize(f, *n, *batch, freqs, *amp, *noise)
+	call := func() error { return sp.Accumulate(samples) }
+	where := "host samples through pinned chunks"
+	if *resident {
+		buf, err := vkfft.NewBuffer[int8](d, len(samples))
+		if err != nil {
+			return err
+		}
+		defer buf.Close()
+		if err := buf.Upload(samples); err != nil {
+			return err
+		}
+		call = func() error { return sp.AccumulateBuffer(buf) }
+		where = "device-resident samples"
+	}
+	if f == vkfft.ComplexUint8 {
+		u := make([]uint8, len(samples))
+		for i, v := range samples {
+			u[i] = uint8(int(v) + 128)
+		}
+		call = func() error { return sp.AccumulateUint8(u) }
+	}
+	if err := call(); err != nil { // warm-up
+		return err
+	}
+	if err := sp.Reset(); err != nil {
+		return err
+	}
+	perCall := float64(*n) * float64(*batch)
+	start := time.Now()
+	for i := 1; i <= *calls; i++ {
+		if err := call(); err != nil {
+			return err
+		}
+		if err := d.Sync(); err != nil {
+			return err
+		}
+		el := time.Since(start).Seconds()
+		fmt.Fprintf(os.Stderr, "\rcall %d/%d  %.3f ms/call  %.1f GS/s ", i, *calls, el/float64(i)*1e3, perCall*float64(i)/el/1e9)
+	}
+	el := time.Since(start).Seconds()
+	fmt.Fprintln(os.Stderr)
+	fmt.Printf("%d calls of %d samples (%s): %.3f ms/call, %.1f GS/s\n", *calls, *n**batch, where,
+		el/float64(*calls)*1e3, perCall*float64(*calls)/el/1e9)
+
+	psd := make([]float32, sp.Bins())
+	if err := sp.Read(psd); err != nil {
+		return err
+	}
+	report(psd, f.Complex(), freqs)
+	if *svg != "" {
+		if err := plotSpectrum(*svg, psd, f.Complex(), cfg); err != nil {
+			return err
+		}
+		fmt.Println("spectrum written to", *svg)
+	}
+	return nil
+}
+
+// synthesize makes one batch of samples: the tones (complex exponentials, or cosines
+// for real formats) in Gaussian noise, rounded and clipped to int8.
+func synthesize(f vkfft.SampleFormat, n, batch int, freqs []float64, amp, noise float64) []int8 {
+	comps := 1
+	if f.Complex() {
+		comps = 2
+	}
+	tone := make([]float64, comps*n)
+	for _, fr := range freqs {
+		for t := 0; t < n; t++ {
+			ph := 2 * math.Pi * fr * float64(t)
+			if comps == 2 {
+				tone[2*t] += amp * math.Cos(ph)
+				tone[2*t+1] += amp * math.Sin(ph)
+			} else {
+				tone[t] += amp * math.Cos(ph)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	table := make([]float64, 1<<16) // Gaussian noise, read at random offsets
+	for i := range table {
+		table[i] = rng.NormFloat64() * noise
+	}
+	out := make([]int8, comps*n*batch)
+	for b := 0; b < batch; b++ {
+		off := rng.IntN(len(table))
+		row := out[b*comps*n : (b+1)*comps*n]
+		for i := range row {
+			v := math.Round(tone[i] + table[(off+i*7)&(len(table)-1)])
+			row[i] = int8(max(-127, min(127, v)))
+		}
+	}
+	return out
+}
+
+// report prints the strongest bins and where the tones are expected.
+func report(psd []float32, complexInput bool, freqs []float64) {
+	n := len(psd)
+	if !complexInput {
+		n = 2 * (len(psd) - 1)
+	}
+	var mean float64
+	for _, v := range psd {
+		mean += float64(v)
+	}
+	mean /= float64(len(psd))
+	for _, fr := range freqs {
+		k := int(math.Round(fr * float64(n)))
+		if complexInput {
+			k += n / 2 // fftshift order
+		} else if k < 0 {
+			k = -k
+		}
+		if k >= 0 && k < len(psd) {
+			fmt.Printf("tone at %+.4f fs: bin %d, %.1f dB above the mean\n", fr, k, 10*math.Log10(float64(psd[k])/mean))
+		}
+	}
+}
+
+// plotSpectrum draws the spectrum in dB against frequency (fractions of the sample
+// rate), peak-preserving decimated to at most 4096 points.
+func plotSpectrum(path string, psd []float32, complexInput bool, cfg vkfft.SpectrometerConfig) error {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Integrated power spectrum: N=%d, %d FFTs per call, %v", cfg.N, cfg.Batch, cfg.Input)
+	p.X.Label.Text = "frequency / sample rate"
+	p.Y.Label.Text = "power (dB)"
+	step := max(1, len(psd)/4096)
+	pts := make(plotter.XYs, 0, len(psd)/step+1)
+	for i := 0; i < len(psd); i += step {
+		m := psd[i]
+		for j := i; j < min(i+step, len(psd)); j++ {
+			m = max(m, psd[j])
+		}
+		f := float64(i) / float64(cfg.N)
+		if complexInput {
+			f -= 0.5
+		}
+		pts = append(pts, plotter.XY{X: f, Y: 10 * math.Log10(float64(m)+1e-30)})
+	}
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	p.Add(line, plotter.NewGrid())
+	return p.Save(10*vg.Inch, 5*vg.Inch, path)
+}

@@ -1,0 +1,45 @@
+// Package ccore hands the C API (capi) the C objects behind package vkfft's plans and
+// devices, so that its per-call entry points run in C without entering Go: creation and
+// destruction stay in Go, and the C side keeps what a call needs behind its handles.
+//
+// Package vkfft fills in the functions when it is initialised; only capi calls them.
+// Being internal, none of this is part of the public Go API.
+package ccore
+
+import "unsafe"
+
+// Plan is what a C call needs to run a plan without Go: the core plan, which also
+// carries its normalisation and its order against work on other queues.
+type Plan struct {
+	Core    unsafe.Pointer // the plan's vkg_plan (vkfft/vkg.h); nil once closed
+	InPlace InPlaceRule    // whether out may, must or must not be in
+	// Strided plans read and write device memory through their strides: buffers hold
+	// at least the plan's byte sizes, and host round trips are refused.
+	Strided bool
+}
+
+// InPlaceRule says whether a transform's output may be its input memory.
+type InPlaceRule int
+
+const (
+	InPlaceAllowed        InPlaceRule = iota // out may equal in (complex and real-to-real plans)
+	InPlaceRefusedR2C                        // out-of-place R2C: real and complex data differ
+	InPlaceRefusedStrides                    // strided with InStrides != OutStrides
+	InPlaceRequired                          // RealInPlace: one padded buffer
+)
+
+// Device is what a C call needs of a device, and how its host transfers are staged.
+type Device struct {
+	Core             unsafe.Pointer // the device's vkg_device; nil once closed
+	StagingThreshold int64          // the default threshold (negative: off, e.g. a CPU device)
+	StagingSlotBytes int64          // size of each of a stager's two pinned slots
+	StagingThreads   int            // copy threads besides the caller's (one pool per device)
+	MaxStagers       int            // slot pairs: large transfers staged at once, more copy directly
+}
+
+var (
+	// PlanOf returns the C side of a *vkfft.BytePlan.
+	PlanOf func(plan any) Plan
+	// DeviceOf returns the C side of a *vkfft.Device.
+	DeviceOf func(device any) Device
+)

@@ -1,0 +1,298 @@
+/* capibench.c — the C API against raw VkFFT C, in one process on one GPU (cuda build):
+ *
+ *  1. per call, 1-D 1024 C2C single, in place on device memory, 20,000 calls: enqueue
+ *     only, and enqueue + synchronize per call. Raw: VkFFTAppend on an application of
+ *     the same configuration as the binding's (normalize, LUT, non-blocking stream,
+ *     primary context). C API: vkfftgo_execute_buffer and vkfftgo_execute_cu, synchronized
+ *     with vkfftgo_device_sync and with cuStreamSynchronize on the device's stream.
+ *     Goal (issue 11): C API <= raw + 0.5 us.
+ *  2. host round trips (upload, forward, download, wait) of 256^3 and 4096^2 c64: raw
+ *     from cudaMallocHost memory, the C API from malloc'd memory registered with
+ *     vkfftgo_host_register, and from the same memory unregistered (staged).
+ *     Goal (issue 11): registered <= 1.05 x raw pinned.
+ *
+ * Rounds alternate raw and C API and the median of 7 rounds is printed, as lines
+ * "percall NAME raw_us X capi_us Y diff_us Z" and "roundtrip NAME raw_pinned_ms X
+ * registered_ms Y staged_ms Z ratio R", then a Markdown table. Built by make gpu-bundle
+ * against the bundle's libvkfftgo.so (cuda) and the VkFFT headers; it includes vkFFT.h
+ * itself for the raw baseline, with the library's own VKFFT_BACKEND (1). */
+#define _POSIX_C_SOURCE 200809L
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <vkFFT.h>
+#include <vkfftgo.h>
+
+#define ROUNDS 7
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+#define CK(x)                                                                                      \
+	do {                                                                                       \
+		long e_ = (long)(x);                                                               \
+		if (e_) {                                                                          \
+			fprintf(stderr, "%s:%d: %s failed: %ld (%s)\n", __FILE__, __LINE__, #x, e_,  \
+				vkfftgo_last_error());                                             \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp);
+	return v[n / 2];
+}
+
+/* ---- raw VkFFT ---- */
+static CUdevice cudev;
+static cudaStream_t stream;
+
+typedef struct {
+	VkFFTApplication app;
+	void *buf;
+	pfUINT size;
+} raw_plan;
+
+static void raw_make(raw_plan *p, int rank, const long *shape)
+{
+	VkFFTConfiguration c;
+	long n = 1;
+	int i;
+	memset(p, 0, sizeof *p);
+	memset(&c, 0, sizeof c);
+	for (i = 0; i < rank; i++)
+		n *= shape[i];
+	p->size = (pfUINT)n * 8;
+	CK(cudaMalloc(&p->buf, p->size));
+	CK(cudaMemset(p->buf, 0, p->size));
+	c.FFTdim = (pfUINT)rank;
+	for (i = 0; i < rank; i++)
+		c.size[i] = (pfUINT)shape[rank - 1 - i];
+	c.numberBatches = 1;
+	c.normalize = 1;
+	c.useLUT = 1;
+	c.device = &cudev;
+	c.stream = &stream;
+	c.num_streams = 1;
+	c.buffer = &p->buf;
+	c.bufferSize = &p->size;
+	CK(initializeVkFFT(&p->app, c));
+	CK(cudaDeviceSynchronize());
+}
+
+static void raw_append(raw_plan *p)
+{
+	VkFFTLaunchParams lp;
+	memset(&lp, 0, sizeof lp);
+	lp.buffer = &p->buf;
+	CK(VkFFTAppend(&p->app, -1, &lp));
+}
+
+static void raw_destroy(raw_plan *p)
+{
+	deleteVkFFT(&p->app);
+	cudaFree(p->buf);
+}
+
+/* ---- the per-call table ---- */
+enum { RAW_ENQ, RAW_SYNC, BUF_ENQ, BUF_DEVSYNC, BUF_STREAMSYNC, CU_ENQ, CU_STREAMSYNC, NCASES };
+static const char *case_name[NCASES] = {
+	"raw VkFFTAppend",
+	"raw VkFFTAppend + cuStreamSynchronize",
+	"vkfftgo_execute_buffer",
+	"vkfftgo_execute_buffer + vkfftgo_device_sync",
+	"vkfftgo_execute_buffer + cuStreamSynchronize",
+	"vkfftgo_execute_cu",
+	"vkfftgo_execute_cu + cuStreamSynchronize",
+};
+
+static double time_case(int k, raw_plan *raw, vkfftgo_plan *p, vkfftgo_buffer *b, uint64_t ptr, vkfftgo_device *d,
+			CUstream s, int calls)
+{
+	double t0 = now_us();
+	int i;
+	for (i = 0; i < calls; i++) {
+		switch (k) {
+		case RAW_ENQ: raw_append(raw); break;
+		case RAW_SYNC: raw_append(raw); CK(cuStreamSynchronize((CUstream)stream)); break;
+		case BUF_ENQ: CK(vkfftgo_execute_buffer(p, VKFFTGO_FORWARD, b, b)); break;
+		case BUF_DEVSYNC:
+			CK(vkfftgo_execute_buffer(p, VKFFTGO_FORWARD, b, b));
+			CK(vkfftgo_device_sync(d));
+			break;
+		case BUF_STREAMSYNC:
+			CK(vkfftgo_execute_buffer(p, VKFFTGO_FORWARD, b, b));
+			CK(cuStreamSynchronize(s));
+			break;
+		case CU_ENQ: CK(vkfftgo_execute_cu(p, VKFFTGO_FORWARD, ptr, ptr)); break;
+		case CU_STREAMSYNC:
+			CK(vkfftgo_execute_cu(p, VKFFTGO_FORWARD, ptr, ptr));
+			CK(cuStreamSynchronize(s));
+			break;
+		}
+	}
+	t0 = now_us() - t0;
+	/* enqueue-only rounds end with the queue drained, outside the timing */
+	CK(cuStreamSynchronize(k <= RAW_SYNC ? (CUstream)stream : s));
+	return t0 / calls;
+}
+
+static void per_call(vkfftgo_device *d)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+	vkfftgo_plan *p;
+	vkfftgo_buffer *b;
+	struct CUstream_st *s;
+	uint64_t ptr;
+	raw_plan raw;
+	long n = 1024;
+	double t[NCASES][ROUNDS], med[NCASES];
+	int r, k;
+	const int enq_calls = 20000, sync_calls = 5000;
+
+	raw_make(&raw, 1, &n);
+	desc.rank = 1;
+	desc.shape[0] = 1024;
+	CK(vkfftgo_plan_create(d, &desc, &p));
+	CK(vkfftgo_buffer_create(d, 1024 * 8, &b));
+	CK(vkfftgo_buffer_cu_ptr(b, &ptr));
+	CK(vkfftgo_device_cu_stream(d, &s));
+	for (k = 0; k < NCASES; k++) /* warm-up */
+		time_case(k, &raw, p, b, ptr, d, (CUstream)s, 1000);
+	for (r = 0; r < ROUNDS; r++)
+		for (k = 0; k < NCASES; k++) {
+			int sync = k == RAW_SYNC || k == BUF_DEVSYNC || k == BUF_STREAMSYNC || k == CU_STREAMSYNC;
+			t[k][r] = time_case(k, &raw, p, b, ptr, d, (CUstream)s, sync ? sync_calls : enq_calls);
+		}
+	for (k = 0; k < NCASES; k++)
+		med[k] = median(t[k], ROUNDS);
+	for (k = BUF_ENQ; k < NCASES; k++) {
+		int sync = k == BUF_DEVSYNC || k == BUF_STREAMSYNC || k == CU_STREAMSYNC;
+		double base = med[sync ? RAW_SYNC : RAW_ENQ];
+		printf("percall \"%s\" raw_us %.3f capi_us %.3f diff_us %+.3f\n", case_name[k], base, med[k],
+		       med[k] - base);
+	}
+	printf("\n| 1-D 1024 c64, per call (median of %d rounds) | raw C (us) | C API (us) | difference (us) |\n"
+	       "|---|---|---|---|\n", ROUNDS);
+	for (k = BUF_ENQ; k < NCASES; k++) {
+		int sync = k == BUF_DEVSYNC || k == BUF_STREAMSYNC || k == CU_STREAMSYNC;
+		double base = med[sync ? RAW_SYNC : RAW_ENQ];
+		printf("| %s | %.2f | %.2f | %+.2f |\n", case_name[k], base, med[k], med[k] - base);
+	}
+	printf("\n");
+	fflush(stdout);
+	CK(vkfftgo_buffer_destroy(b));
+	CK(vkfftgo_plan_destroy(p));
+	raw_destroy(&raw);
+}
+
+/* ---- host round trips ---- */
+static void round_trip(vkfftgo_device *d, const char *name, int rank, const long *shape)
+{
+	vkfftgo_plan_desc desc = VKFFTGO_PLAN_DESC_INIT;
+	vkfftgo_plan *p;
+	raw_plan raw;
+	void *pin_in, *pin_out, *in, *out;
+	size_t bytes, cb;
+	double t_raw[ROUNDS], t_reg[ROUNDS], t_stg[ROUNDS], t0;
+	const int iters = 5;
+	int i, r, k;
+
+	raw_make(&raw, rank, shape);
+	bytes = raw.size;
+	desc.rank = rank;
+	for (k = 0; k < rank; k++)
+		desc.shape[k] = shape[k];
+	CK(vkfftgo_plan_create(d, &desc, &p));
+	CK(vkfftgo_plan_bytes(p, &cb, NULL));
+	if (cb != bytes) {
+		fprintf(stderr, "%s: plan needs %zu bytes, raw %zu\n", name, cb, bytes);
+		exit(1);
+	}
+	CK(cudaMallocHost(&pin_in, bytes));
+	CK(cudaMallocHost(&pin_out, bytes));
+	CK(posix_memalign(&in, 4096, bytes));
+	CK(posix_memalign(&out, 4096, bytes));
+	memset(pin_in, 1, bytes);
+	memset(in, 1, bytes);
+	memset(out, 0, bytes);
+	for (r = -1; r < ROUNDS; r++) { /* round -1 warms up */
+		/* raw pinned */
+		t0 = now_us();
+		for (i = 0; i < iters; i++) {
+			CK(cudaMemcpyAsync(raw.buf, pin_in, bytes, cudaMemcpyHostToDevice, stream));
+			raw_append(&raw);
+			CK(cudaMemcpyAsync(pin_out, raw.buf, bytes, cudaMemcpyDeviceToHost, stream));
+			CK(cudaStreamSynchronize(stream));
+		}
+		if (r >= 0)
+			t_raw[r] = (now_us() - t0) / iters / 1e3;
+		/* C API, registered */
+		CK(vkfftgo_host_register(d, in, bytes));
+		CK(vkfftgo_host_register(d, out, bytes));
+		t0 = now_us();
+		for (i = 0; i < iters; i++)
+			CK(vkfftgo_execute(p, VKFFTGO_FORWARD, out, bytes, in, bytes));
+		if (r >= 0)
+			t_reg[r] = (now_us() - t0) / iters / 1e3;
+		CK(vkfftgo_host_unregister(d, in));
+		CK(vkfftgo_host_unregister(d, out));
+		/* C API, the same memory unregistered: staged */
+		t0 = now_us();
+		for (i = 0; i < iters; i++)
+			CK(vkfftgo_execute(p, VKFFTGO_FORWARD, out, bytes, in, bytes));
+		if (r >= 0)
+			t_stg[r] = (now_us() - t0) / iters / 1e3;
+	}
+	{
+		double a = median(t_raw, ROUNDS), b = median(t_reg, ROUNDS), c = median(t_stg, ROUNDS);
+		printf("roundtrip %s raw_pinned_ms %.3f registered_ms %.3f staged_ms %.3f ratio %.3f\n", name, a, b, c,
+		       b / a);
+		printf("| %s | %.3f | %.3f | %.3f | %.3f |\n", name, a, b, c, b / a);
+		fflush(stdout);
+	}
+	cudaFreeHost(pin_in);
+	cudaFreeHost(pin_out);
+	free(in);
+	free(out);
+	CK(vkfftgo_plan_destroy(p));
+	raw_destroy(&raw);
+}
+
+int main(void)
+{
+	vkfftgo_device *d;
+	static const long cube[3] = {256, 256, 256}, square[2] = {4096, 4096};
+	char name[256];
+	CK(cuInit(0));
+	CK(cuDeviceGet(&cudev, 0));
+	CK(cudaSetDevice(0)); /* the primary context, as the library's */
+	CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+	CK(vkfftgo_device_open(0, &d));
+	CK(vkfftgo_device_name(d, name, sizeof name));
+	printf("capibench: %s, libvkfftgo %s (%s), VkFFT %d\n\n", name, vkfftgo_version_string(),
+	       vkfftgo_backend_name(), vkfftgo_vkfft_version());
+	per_call(d);
+	printf("| host round trip, forward (median of %d) | raw pinned (ms) | C API registered (ms) | C API staged (ms) | registered / raw pinned |\n"
+	       "|---|---|---|---|---|\n", ROUNDS);
+	round_trip(d, "256^3 c64", 3, cube);
+	round_trip(d, "4096^2 c64", 2, square);
+	CK(vkfftgo_device_close(d));
+	return 0;
+}

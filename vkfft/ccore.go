@@ -1,0 +1,28 @@
+package vkfft
+
+import (
+	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/ccore"
+)
+
+// The C API's per-call entry points run in C on the objects behind a BytePlan and a
+// Device; internal/ccore hands them over without making them public Go API.
+func init() {
+	ccore.PlanOf = func(x any) ccore.Plan {
+		p := x.(*BytePlan).p
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		// The plan's order against its work on other queues is kept by the core itself
+		// (vkg_plan_run_device, the run descriptors), so C calls need nothing more.
+		return ccore.Plan{Core: unsafe.Pointer(p.h), InPlace: p.l.inPlaceRule(), Strided: p.l.strided}
+	}
+	ccore.DeviceOf = func(x any) ccore.Device {
+		d := x.(*Device)
+		d.mu.RLock()
+		defer d.mu.RUnlock()
+		slot, threads := stagingSettings()
+		return ccore.Device{Core: unsafe.Pointer(d.h), StagingThreshold: d.stageMin.Load(),
+			StagingSlotBytes: slot, StagingThreads: threads, MaxStagers: maxStagers}
+	}
+}

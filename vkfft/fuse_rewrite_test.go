@@ -1,0 +1,164 @@
+package vkfft
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The rewriter on kernels VkFFT 1.3.4 really generated: CUDA ones for an H200's limits
+// (sm_90, 227 KiB of shared memory; one and two passes) and an OpenCL one from PoCL.
+// Every global read of the first pass becomes a vkg_load, every write of the last a
+// vkg_store; nothing else changes. With VKFFTGO_REWRITE_OUT set, the results are written
+// there (to compile them with NVRTC where it is installed).
+func TestFuseRewriteVkFFTKernels(t *testing.T) {
+	if _, err := os.Stat("testdata/vkfft-src"); os.IsNotExist(err) {
+		t.Skip("outside the source tree (a GPU bundle): testdata/ is not here")
+	}
+	files, err := filepath.Glob("testdata/vkfft-src/*.gz")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".gz")
+		t.Run(name, func(t *testing.T) {
+			src := gunzip(t, f)
+			backend := OpenCL
+			if strings.HasSuffix(name, ".cu") {
+				backend = CUDA
+			}
+			// pass 0 of a multi-pass transform is launched last; single-pass files end in _0
+			roles := fuseLoadRole | fuseStoreRole
+			switch {
+			case strings.Contains(name, "65536_0") || strings.Contains(name, "1048576_0"):
+				roles = fuseStoreRole
+			case strings.HasSuffix(strings.TrimSuffix(name, filepath.Ext(name)), "_1"):
+				roles = fuseLoadRole
+			}
+			spec := loadSpec{format: ComplexInt8, n: 65536, scale: 0.25, window: true}
+			text := fusedText(backend, spec, storePower)
+			out, err := fuseRewrite(src, roles, text)
+			require.NoError(t, err)
+			require.True(t, strings.HasPrefix(out, text.prelude))
+			body := strings.TrimPrefix(out, text.prelude)
+			reads, writes := strings.Count(src, "inputs["), strings.Count(src, "outputs[")
+			require.Positive(t, reads)
+			require.Positive(t, writes)
+			if roles&fuseLoadRole != 0 {
+				require.Equal(t, reads, strings.Count(body, "vkg_load(inputs, ("))
+				require.NotContains(t, body, "inputs[")
+				require.Contains(t, body, text.inputDecl)
+			} else {
+				require.Equal(t, reads, strings.Count(body, "inputs["))
+			}
+			if roles&fuseStoreRole != 0 {
+				require.Equal(t, writes, strings.Count(body, "vkg_store(VKG_OUT, ("))
+				require.NotContains(t, body, "outputs[")
+			} else {
+				require.Equal(t, writes, strings.Count(body, "outputs["))
+			}
+			i := strings.Index(body, "VkFFT_main")
+			sigLine := body[i : i+strings.Index(body[i:], "\n")]
+			require.Contains(t, sigLine, text.extraParams+") {", "extra parameters close the signature")
+			// every other line is untouched
+			require.Equal(t, strings.Count(src, "\n"), strings.Count(body, "\n"))
+			if dir := os.Getenv("VKFFTGO_REWRITE_OUT"); dir != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(out), 0o644))
+			}
+		})
+	}
+}
+
+// What the rewriter does not recognise, it refuses (the caller then falls back to
+// companion kernels) rather than guess.
+func TestFuseRewriteRefusesUnknownCode(t *testing.T) {
+	sig := "extern \"C\" __global__ void VkFFT_main (float2* inputs, float2* outputs, float2* twiddleLUT) {\n"
+	text := fusedText(CUDA, loadSpec{format: ComplexInt8, n: 64, scale: 1}, storeAtomic)
+	for name, c := range map[string]struct {
+		src   string
+		roles int
+		why   string
+	}{
+		"double precision":   {strings.ReplaceAll(sig, "float2", "double2") + "temp_0 = inputs[i];\n}\n", fuseLoadRole, "float2* inputs"},
+		"no kernel":          {"void f() {}\n", fuseLoadRole, "VkFFT_main"},
+		"two kernels":        {sig + "}\n" + sig + "}\n", fuseLoadRole, "VkFFT_main"},
+		"component read":     {sig + "temp_0.x = inputs[i].x;\n}\n", fuseLoadRole, "inputs"},
+		"read into sum":      {sig + "temp_0 += inputs[i];\n}\n", fuseLoadRole, "inputs"},
+		"two reads":          {sig + "temp_0 = inputs[i] + inputs[j];\n}\n", fuseLoadRole, "inputs"},
+		"accumulating store": {sig + "outputs[i] += temp_0;\n}\n", fuseStoreRole, "outputs"},
+		"read of outputs":    {sig + "temp_0 = outputs[i];\n}\n", fuseStoreRole, "outputs"},
+		"component store":    {sig + "outputs[i].x = temp_0.x;\n}\n", fuseStoreRole, "outputs"},
+		"nothing to load":    {sig + "temp_0 = sdata[i];\n}\n", fuseLoadRole, "no read"},
+		"nothing to store":   {sig + "sdata[i] = temp_0;\n}\n", fuseStoreRole, "no write"},
+		"no roles":           {sig + "temp_0 = inputs[i];\n}\n", 0, "nothing"},
+	} {
+		_, err := fuseRewrite(c.src, c.roles, text)
+		require.ErrorIs(t, err, ErrUnsupported, name)
+		require.ErrorContains(t, err, c.why, name)
+	}
+	// and the recognised forms, with nested brackets in the index
+	out, err := fuseRewrite(sig+"  sdata[a[b]] = inputs[consts.inputOffset + a[b]];\n outputs[c[d]] = sdata[e];\n}\n",
+		fuseLoadRole|fuseStoreRole, text)
+	require.NoError(t, err)
+	require.Contains(t, out, "  sdata[a[b]] = vkg_load(inputs, (consts.inputOffset + a[b]), VKG_WINDOW);\n")
+	require.Contains(t, out, " vkg_store(VKG_OUT, (c[d]), sdata[e]);\n")
+}
+
+func gunzip(t *testing.T, name string) string {
+	t.Helper()
+	f, err := os.ReadFile(name)
+	require.NoError(t, err)
+	r, err := gzip.NewReader(bytes.NewReader(f))
+	require.NoError(t, err)
+	b, err := io.ReadAll(r)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// The companion kernels and the fused preludes of every format build on this device;
+// the CUDA texts are written to VKFFTGO_REWRITE_OUT for NVRTC where it is installed.
+func TestStageKernelsBuildForEveryFormat(t *testing.T) {
+	skipWithoutStages(t)
+	h, err := testDev.use("test")
+	require.NoError(t, err)
+	defer testDev.mu.RUnlock()
+	dir := os.Getenv("VKFFTGO_REWRITE_OUT")
+	var cuSrc string
+	if dir != "" {
+		cuSrc = gunzip(t, "testdata/vkfft-src/cu_n4096_0.cu.gz")
+	}
+	for f := ComplexInt8; f <= RealInt16; f++ {
+		for _, window := range []bool{false, true} {
+			spec := loadSpec{format: f, n: 64, scale: 3, window: window}
+			if window { // a build costs a second on PoCL: one per format
+				m, _, err := moduleBuild(h, companionSource(compiledBackend, spec), nil)
+				require.NoError(t, err, "%v window %v", f, window)
+				moduleDestroy(m)
+			}
+			if dir == "" {
+				continue
+			}
+			name := fmt.Sprintf("%s/companion-%d-%v.cu", dir, f, window)
+			require.NoError(t, os.WriteFile(name, []byte(companionSource(CUDA, spec)), 0o644))
+			if !f.Complex() {
+				continue
+			}
+			for _, store := range []int{storeNone, storePower, storeAtomic} {
+				roles := fuseLoadRole
+				if store != storeNone {
+					roles |= fuseStoreRole
+				}
+				out, err := fuseRewrite(cuSrc, roles, fusedText(CUDA, spec, store))
+				require.NoError(t, err)
+				name := fmt.Sprintf("%s/fused-%d-%v-%d.cu", dir, f, window, store)
+				require.NoError(t, os.WriteFile(name, []byte(out), 0o644))
+			}
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package vkfft
+
+// Companion kernels: the small kernels that run beside VkFFT's on a plan's queue
+// (sample conversion before the FFT, power accumulation after it), and the text the
+// fused stages splice into VkFFT's own kernels. Everything is written once in a small
+// dialect — VKG_KERNEL, VKG_GLOBAL, VKG_FN, VKG_F2, VKG_GID, VKG_ATOMIC_ADD — that a
+// per-backend prelude defines (CUDA C for NVRTC, OpenCL C); a new backend needs a new
+// prelude and load functions, not new kernels.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// dialect returns the macros the kernel text below is written in, for backend b.
+func dialect(b Backend) string {
+	if b == CUDA {
+		return `typedef unsigned long long vkg_u64;
+#define VKG_KERNEL extern "C" __global__ void
+#define VKG_GLOBAL
+#define VKG_FN static __device__ __forceinline__
+#define VKG_F2(x, y) make_float2((x), (y))
+#define VKG_GID (blockIdx.x * (vkg_u64)blockDim.x + threadIdx.x)
+#define VKG_GROUP_Y ((vkg_u64)blockIdx.y)
+#define VKG_ATOMIC_ADD(p, v) atomicAdd((p), (v))
+VKG_FN float vkg_half(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+`
+	}
+	return `typedef ulong vkg_u64;
+#define VKG_KERNEL __kernel void
+#define VKG_GLOBAL __global
+#define VKG_FN inline
+#define VKG_F2(x, y) ((float2)((x), (y)))
+#define VKG_GID ((vkg_u64)get_global_id(0))
+#define VKG_GROUP_Y ((vkg_u64)get_group_id(1))
+VKG_FN void vkg_atomic_addf(volatile __global float *p, float v) {
+	union { uint u; float f; } o, n;
+	do { o.f = *p; n.f = o.f + v; } while (atomic_cmpxchg((volatile __global uint *)p, o.u, n.u) != o.u);
+}
+#define VKG_ATOMIC_ADD(p, v) vkg_atomic_addf((p), (v))
+`
+}
+
+// SampleFormat is the storage format of a spectrometer's input samples.
+type SampleFormat int
+
+const (
+	// ComplexInt8 is interleaved signed 8-bit re, im pairs (2 bytes per sample).
+	ComplexInt8 SampleFormat = iota + 1
+	// ComplexInt16 is interleaved signed 16-bit re, im pairs (4 bytes per sample).
+	ComplexInt16
+	// ComplexUint8 is interleaved offset-binary 8-bit re, im pairs: 128 means 0.
+	ComplexUint8
+	// ComplexFloat16 is interleaved IEEE 754 half-precision re, im pairs (Float16), as
+	// VkFFT's halfPrecisionMemoryOnly stores them.
+	ComplexFloat16
+	// RealInt8 is signed 8-bit real samples; the spectrum has N/2+1 bins.
+	RealInt8
+	// RealInt16 is signed 16-bit real samples; the spectrum has N/2+1 bins.
+	RealInt16
+)
+
+var formatNames = map[SampleFormat]string{
+	ComplexInt8: "complex int8", ComplexInt16: "complex int16", ComplexUint8: "complex uint8 (offset binary)",
+	ComplexFloat16: "complex float16", RealInt8: "real int8", RealInt16: "real int16",
+}
+
+func (f SampleFormat) String() string {
+	if s, ok := formatNames[f]; ok {
+		return s
+	}
+	return fmt.Sprintf("SampleFormat(%d)", int(f))
+}
+
+// Complex reports whether samples are complex (re, im pairs).
+func (f SampleFormat) Complex() bool { return f >= ComplexInt8 && f <= ComplexFloat16 }
+
+// valid reports whether f is a known format.
+func (f SampleFormat) valid() bool { return f >= ComplexInt8 && f <= RealInt16 }
+
+// scalarBytes is the size of one real number of the format (half a complex sample).
+func (f SampleFormat) scalarBytes() int {
+	switch f {
+	case ComplexInt8, ComplexUint8, RealInt8:
+		return 1
+	}
+	return 2
+}
+
+// sampleBytes is the size of one sample.
+func (f SampleFormat) sampleBytes() int {
+	if f.Complex() {
+		return 2 * f.scalarBytes()
+	}
+	return f.scalarBytes()
+}
+
+// inputType is the element type the load function reads, in b's kernel language.
+func (f SampleFormat) inputType(b Backend) string {
+	switch f {
+	case ComplexInt8:
+		return "char2"
+	case ComplexInt16:
+		return "short2"
+	case ComplexUint8:
+		return "uchar2"
+	case ComplexFloat16:
+		if b == CUDA {
+			return "ushort2"
+		}
+		return "half"
+	case RealInt8:
+		return "char"
+	}
+	return "short"
+}
+
+// floatLit renders v as a single-precision literal that reads back exactly.
+func floatLit(v float64) string {
+	s := strconv.FormatFloat(float64(float32(v)), 'e', 9, 32)
+	return s + "f"
+}
+
+// loadSpec is what the load function bakes in.
+type loadSpec struct {
+	format SampleFormat
+	n      int     // points per transform (window period)
+	scale  float64 // multiplies every sample
+	window bool    // multiply by w[i % n]
+}
+
+// loadFunc defines vkg_load(in, i, w): sample i as float2 (complex formats) or float
+// (real), times the scale and, with a window, w[i % n].
+func loadFunc(b Backend, s loadSpec) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "#define VKG_N ((vkg_u64)%d)\n", s.n)
+	factor := floatLit(s.scale)
+	if s.window {
+		factor = fmt.Sprintf("(%s * w[i %% VKG_N])", floatLit(s.scale))
+	}
+	in := s.format.inputType(b)
+	ret := "float2"
+	if !s.format.Complex() {
+		ret = "float"
+	}
+	fmt.Fprintf(&sb, "VKG_FN %s vkg_load(const VKG_GLOBAL %s *in, vkg_u64 i, const VKG_GLOBAL float *w) {\n", ret, in)
+	fmt.Fprintf(&sb, "\tfloat f = %s;\n", factor)
+	switch s.format {
+	case ComplexUint8:
+		sb.WriteString("\tuchar2 v = in[i];\n\treturn VKG_F2(((float)v.x - 128.0f) * f, ((float)v.y - 128.0f) * f);\n")
+	case ComplexFloat16:
+		if b == CUDA {
+			sb.WriteString("\tushort2 v = in[i];\n\treturn VKG_F2(vkg_half(v.x) * f, vkg_half(v.y) * f);\n")
+		} else {
+			sb.WriteString("\treturn VKG_F2(vload_half(2 * i, in) * f, vload_half(2 * i + 1, in) * f);\n")
+		}
+	case RealInt8, RealInt16:
+		sb.WriteString("\treturn (float)in[i] * f;\n")
+	default:
+		fmt.Fprintf(&sb, "\t%s v = in[i];\n\treturn VKG_F2((float)v.x * f, (float)v.y * f);\n", in)
+	}
+	sb.WriteString("}\n")
+	if !s.window {
+		sb.WriteString("#define VKG_UNUSED_WINDOW 1\n")
+	}
+	return sb.String()
+}
+
+// Store modes of a fused last pass.
+const (
+	storeNone   = 0
+	storePower  = 1 // |X|^2 into a float buffer, one per element
+	storeAtomic = 2 // |X|^2 added atomically into bin i % n
+)
+
+// storeFunc defines vkg_store(out, i, v) for mode.
+func storeFunc(mode int) string {
+	switch mode {
+	case storePower:
+		return "VKG_FN void vkg_store(VKG_GLOBAL float *out, vkg_u64 i, float2 v) { out[i] = v.x * v.x + v.y * v.y; }\n"
+	case storeAtomic:
+		return "VKG_FN void vkg_store(VKG_GLOBAL float *out, vkg_u64 i, float2 v) { VKG_ATOMIC_ADD(&out[i % VKG_N], v.x * v.x + v.y * v.y); }\n"
+	}
+	return ""
+}
+
+// companionSource is the module of companion kernels for a spectrometer:
+//
+//	vkg_convert(in, out, w, in_off, count)   out[i] = vkg_load(in, in_off+i, w)
+//	vkg_sum_c(x, psd, bins, stride, items, per)   psd[k] += sum of |x[b*stride+k]|^2
+//	vkg_sum_f(x, psd, bins, stride, items, per)   the same over a float power buffer
+//	vkg_zero(a, n)
+//
+// The sums take items in groups of per along the grid's y; with more than one group
+// they add atomically.
+func companionSource(b Backend, s loadSpec) string {
+	var sb strings.Builder
+	sb.WriteString(dialect(b))
+	sb.WriteString(loadFunc(b, s))
+	out := "float2"
+	if !s.format.Complex() {
+		out = "float"
+	}
+	fmt.Fprintf(&sb, `VKG_KERNEL vkg_convert(const VKG_GLOBAL %s *in, VKG_GLOBAL %s *out, const VKG_GLOBAL float *w, vkg_u64 in_off, vkg_u64 count) {
+	vkg_u64 i = VKG_GID;
+	if (i < count) out[i] = vkg_load(in, in_off + i, w);
+}
+`, s.format.inputType(b), out)
+	for _, k := range []struct{ name, typ, pow string }{
+		{"vkg_sum_c", "float2", "v.x * v.x + v.y * v.y"},
+		{"vkg_sum_f", "float", "v"},
+	} {
+		fmt.Fprintf(&sb, `VKG_KERNEL %s(const VKG_GLOBAL %s *x, VKG_GLOBAL float *psd, vkg_u64 bins, vkg_u64 stride, vkg_u64 items, vkg_u64 per) {
+	vkg_u64 k = VKG_GID, b, b0 = VKG_GROUP_Y * per, b1 = b0 + per;
+	float s = 0.0f;
+	if (k >= bins) return;
+	if (b1 > items) b1 = items;
+	for (b = b0; b < b1; b++) { %s v = x[b * stride + k]; s += %s; }
+	if (per < items) VKG_ATOMIC_ADD(&psd[k], s); else psd[k] += s;
+}
+`, k.name, k.typ, k.typ, k.pow)
+	}
+	sb.WriteString(`VKG_KERNEL vkg_zero(VKG_GLOBAL float *a, vkg_u64 n) {
+	vkg_u64 i = VKG_GID;
+	if (i < n) a[i] = 0.0f;
+}
+`)
+	return sb.String()
+}
+
+// fuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
+// store (see vkg_fuse.h): the prelude, the input's new declaration and the parameters
+// appended on backends that pass the window and the store target as arguments.
+type fuseText struct {
+	prelude, inputDecl, extraParams string
+}
+
+func fusedText(b Backend, s loadSpec, store int) fuseText {
+	var sb strings.Builder
+	sb.WriteString(dialect(b))
+	sb.WriteString(loadFunc(b, s))
+	sb.WriteString(storeFunc(store))
+	t := fuseText{inputDecl: "const " + s.format.inputType(b) + "* inputs"}
+	if b == CUDA {
+		// VkFFT passes a fixed argument list: the two pointers live in a module variable
+		sb.WriteString(`struct vkg_fuse_args { const float *window; float *out; };
+extern "C" { __device__ struct vkg_fuse_args vkg_fuse; }
+#define VKG_WINDOW (vkg_fuse.window)
+#define VKG_OUT (vkg_fuse.out)
+`)
+	} else {
+		sb.WriteString("#define VKG_WINDOW vkg_window\n#define VKG_OUT vkg_out\n")
+		t.extraParams = ", __global const float* vkg_window, __global float* vkg_out"
+	}
+	t.prelude = sb.String()
+	return t
+}
+
+// padCropSource is the module of a zero-padded convolution, for elements of typ
+// ("float2", "double2", "float" or "double"):
+//
+//	vkg_pad(src, dst, comps, m0, m1, m2, p0, p1, p2)   dst (comps arrays of p) = src (of m), zeros beyond
+//	vkg_crop(src, dst, ...)                             dst (comps arrays of m) = the first m points of src
+func padCropSource(b Backend, typ string) string {
+	var sb strings.Builder
+	if b != CUDA && strings.HasPrefix(typ, "double") {
+		sb.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
+	}
+	sb.WriteString(dialect(b))
+	zero := "0"
+	switch {
+	case typ == "float2" && b == CUDA:
+		zero = "make_float2(0.0f, 0.0f)"
+	case typ == "double2" && b == CUDA:
+		zero = "make_double2(0.0, 0.0)"
+	case strings.HasSuffix(typ, "2"):
+		zero = "(" + typ + ")(0, 0)"
+	}
+	fmt.Fprintf(&sb, `VKG_KERNEL vkg_pad(const VKG_GLOBAL %[1]s *src, VKG_GLOBAL %[1]s *dst, vkg_u64 comps, vkg_u64 m0, vkg_u64 m1, vkg_u64 m2, vkg_u64 p0, vkg_u64 p1, vkg_u64 p2) {
+	vkg_u64 i = VKG_GID, np = p0 * p1 * p2, c = i / np, r = i %% np;
+	vkg_u64 z = r / (p1 * p2), y = r / p2 %% p1, x = r %% p2;
+	if (c >= comps) return;
+	if (z < m0 && y < m1 && x < m2) dst[i] = src[c * m0 * m1 * m2 + (z * m1 + y) * m2 + x];
+	else dst[i] = %[2]s;
+}
+VKG_KERNEL vkg_crop(const VKG_GLOBAL %[1]s *src, VKG_GLOBAL %[1]s *dst, vkg_u64 comps, vkg_u64 m0, vkg_u64 m1, vkg_u64 m2, vkg_u64 p0, vkg_u64 p1, vkg_u64 p2) {
+	vkg_u64 i = VKG_GID, nm = m0 * m1 * m2, c = i / nm, r = i %% nm;
+	vkg_u64 z = r / (m1 * m2), y = r / m2 %% m1, x = r %% m2;
+	if (c >= comps) return;
+	dst[i] = src[c * p0 * p1 * p2 + (z * p1 + y) * p2 + x];
+}
+`, typ, zero)
+	return sb.String()
+}

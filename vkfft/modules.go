@@ -1,0 +1,44 @@
+package vkfft
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// moduleKey is the kernel-cache key of a module of companion kernels: the same build
+// and device lines as a plan's key, then the source's hash.
+func moduleKey(id *kcacheIdent, source string) []byte {
+	key := kcacheKey(id, &planParams{})
+	sum := sha256.Sum256([]byte(source))
+	return append(key, "module="+hex.EncodeToString(sum[:])+"\n"...)
+}
+
+// moduleCreateCached builds a module of companion kernels, from the disk kernel cache
+// when it holds a verified entry for this source on this device (as plans do).
+func moduleCreateCached(h deviceHandle, info *DeviceInfo, source string) (moduleHandle, error) {
+	dir, on := KernelCacheDir()
+	if !on {
+		m, _, err := moduleBuild(h, source, nil)
+		return m, err
+	}
+	id := identFor(info)
+	key := moduleKey(&id, source)
+	maxBytes := KernelCacheMaxBytes()
+	payload, path := kcacheLookup(dir, key, maxBytes)
+	if payload != nil {
+		m, _, err := moduleBuild(h, source, payload)
+		if err == nil {
+			kcacheStats.hits.Add(1)
+			return m, nil
+		}
+		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
+	}
+	kcacheStats.misses.Add(1)
+	m, bin, err := moduleBuild(h, source, nil)
+	if err != nil {
+		return nil, err
+	}
+	kcacheStore(dir, path, key, bin, maxBytes)
+	return m, nil
+}

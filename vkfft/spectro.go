@@ -1,0 +1,679 @@
+package vkfft
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"unsafe"
+)
+
+// Fusion says how a Spectrometer joins the sample conversion and the power
+// accumulation to VkFFT's transform.
+type Fusion int
+
+const (
+	// FusionAuto picks the fastest path measured (FusionAtomic, see README), falling
+	// back to FusionCompanion where VkFFT's kernels cannot be rewritten.
+	FusionAuto Fusion = iota
+	// FusionCompanion runs separate kernels on the plan's queue: samples to complex
+	// floats, VkFFT's FFT, then |X|² summed into the bins. Works for every format.
+	FusionCompanion
+	// FusionLoad rewrites VkFFT's first pass to read the samples itself; a companion
+	// kernel sums |X|².
+	FusionLoad
+	// FusionPower also rewrites the last pass to store |X|² (4 bytes instead of 8) that a
+	// companion kernel sums over the batch.
+	FusionPower
+	// FusionAtomic rewrites the last pass to add |X|² into the bins atomically: no
+	// companion kernel at all.
+	FusionAtomic
+)
+
+var fusionNames = [...]string{"auto", "companion", "load", "power", "atomic"}
+
+func (f Fusion) String() string {
+	if f >= 0 && int(f) < len(fusionNames) {
+		return fusionNames[f]
+	}
+	return fmt.Sprintf("Fusion(%d)", int(f))
+}
+
+// ParseFusion reads a Fusion's name.
+func ParseFusion(s string) (Fusion, error) {
+	for i, n := range fusionNames {
+		if n == s {
+			return Fusion(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: fusion %q; want one of %v", ErrInvalidArgument, s, fusionNames)
+}
+
+// SpectrometerConfig describes an integrating spectrometer: batches of N-point FFTs of
+// integer (or half-float) samples whose power |X|² is summed into N bins.
+type SpectrometerConfig struct {
+	// N is the FFT length (at least 2; even for real input).
+	N int
+	// Batch is the number of FFTs each Accumulate call takes: it takes N*Batch samples.
+	Batch int
+	// Input is the sample format.
+	Input SampleFormat
+	// Window, when set, has N values; sample i of every FFT is multiplied by Window[i].
+	Window []float32
+	// Scale multiplies every sample (0 means 1).
+	Scale float32
+	// FFTShift reads the spectrum from the most negative frequency up (numpy's
+	// fftshift order); complex input only.
+	FFTShift bool
+	// Fusion picks how conversion and accumulation join the FFT (default FusionAuto).
+	Fusion Fusion
+	// Chunk is the number of FFTs the device works on at a time; it must divide Batch.
+	// 0 picks about 256 MiB of complex data per chunk (or the whole batch if smaller).
+	Chunk int
+	// BinOrder says who puts multi-pass spectra in frequency order (default BinOrderAuto).
+	BinOrder BinOrder
+	// SharedMemory, when set, is the shared memory per block (bytes) VkFFT plans its
+	// kernels for, below the device's limit: a launch-configuration knob.
+	SharedMemory int
+	// LUT and Tuning configure VkFFT's kernels as in Config.
+	LUT    LUT
+	Tuning Tuning
+}
+
+// defaultChunkBytes is the complex data of one automatic chunk: on the H200 chunks of
+// 256 MiB ran as fast as the whole 2 GiB batch, and 32 MiB ones 15-25 % slower
+// (tests/gpu/RESULTS-fuse.md).
+const defaultChunkBytes = 256 << 20
+
+// Spectrometer accumulates power spectra of sample streams on a device. Its device
+// memory is the bins, the window, one chunk of complex data (plus, for FusionPower, one
+// chunk of powers, and for host input two chunks of samples) — never a float copy of a
+// whole batch. Calls are serialised; it is safe for concurrent use.
+type Spectrometer struct {
+	mu      sync.Mutex
+	dev     *Device
+	cfg     SpectrometerConfig
+	bins    int
+	chunk   int
+	fusion  Fusion
+	s       spectroHandle // nil once closed
+	psd     uint64        // the bins, device memory
+	plan    planHandle
+	module  moduleHandle
+	st      status
+	scratch []float32 // Read's download, before reordering
+	perm    []int32   // perm[position] = bin, where VkFFT leaves the bins in its own order
+
+	// device memory: bytes of each allocation for the working-set report
+	mem []devMem
+	// host streaming, made on first use
+	in  [2]uint64
+	pin [2]hostMem
+}
+
+type devMem struct {
+	m     uint64
+	bytes int64
+}
+
+type hostMem struct {
+	p      unsafe.Pointer
+	handle uint64
+	bytes  int64
+}
+
+// validateSpectrometer checks cfg and fills its defaults.
+func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
+	switch {
+	case !cfg.Input.valid():
+		return cfg, fmt.Errorf("%w: unknown input format %v", ErrInvalidArgument, cfg.Input)
+	case cfg.N < 2 || cfg.N > 1<<28:
+		return cfg, fmt.Errorf("%w: N = %d; the spectrometer supports 2 to 2^28 points", ErrUnsupported, cfg.N)
+	case !cfg.Input.Complex() && cfg.N%2 != 0:
+		return cfg, fmt.Errorf("%w: N = %d; real input needs an even N", ErrUnsupported, cfg.N)
+	case cfg.Batch < 0:
+		return cfg, fmt.Errorf("%w: batch %d is negative", ErrInvalidBatch, cfg.Batch)
+	case cfg.Window != nil && len(cfg.Window) != cfg.N:
+		return cfg, fmt.Errorf("%w: window has %d values, N is %d", ErrLength, len(cfg.Window), cfg.N)
+	case math.IsNaN(float64(cfg.Scale)) || math.IsInf(float64(cfg.Scale), 0):
+		return cfg, fmt.Errorf("%w: scale %v", ErrInvalidArgument, cfg.Scale)
+	case cfg.FFTShift && !cfg.Input.Complex():
+		return cfg, fmt.Errorf("%w: FFTShift needs complex input (real input has only non-negative frequencies)", ErrInvalidArgument)
+	case cfg.Fusion < FusionAuto || cfg.Fusion > FusionAtomic:
+		return cfg, fmt.Errorf("%w: unknown fusion %d", ErrInvalidArgument, int(cfg.Fusion))
+	case cfg.Chunk < 0:
+		return cfg, fmt.Errorf("%w: chunk %d is negative", ErrInvalidBatch, cfg.Chunk)
+	case cfg.BinOrder < BinOrderAuto || cfg.BinOrder > BinOrderOnRead:
+		return cfg, fmt.Errorf("%w: unknown bin order %d", ErrInvalidArgument, int(cfg.BinOrder))
+	case cfg.SharedMemory < 0:
+		return cfg, fmt.Errorf("%w: shared memory %d is negative", ErrInvalidArgument, cfg.SharedMemory)
+	}
+	if cfg.Batch == 0 {
+		cfg.Batch = 1
+	}
+	if cfg.Scale == 0 {
+		cfg.Scale = 1
+	}
+	if cfg.Chunk == 0 {
+		want := max(1, defaultChunkBytes/(8*cfg.N))
+		cfg.Chunk = 1
+		for c := min(want, cfg.Batch); c >= 1; c-- {
+			if cfg.Batch%c == 0 {
+				cfg.Chunk = c
+				break
+			}
+		}
+	} else if cfg.Batch%cfg.Chunk != 0 {
+		return cfg, fmt.Errorf("%w: chunk %d does not divide batch %d", ErrInvalidBatch, cfg.Chunk, cfg.Batch)
+	}
+	cfg.Window = append([]float32(nil), cfg.Window...)
+	if len(cfg.Window) == 0 {
+		cfg.Window = nil
+	}
+	spectroTuning(&cfg)
+	return cfg, nil
+}
+
+// NewSpectrometer builds a spectrometer on d: its FFT plan (rewritten for fusion where
+// that is possible), its companion kernels and its device memory, with the bins zeroed.
+func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
+	const op = "new spectrometer"
+	cfg, err := validateSpectrometer(cfg)
+	if err != nil {
+		return nil, opError(op, err)
+	}
+	h, err := d.use(op)
+	if err != nil {
+		return nil, err
+	}
+	defer d.mu.RUnlock()
+	if compiledBackend == Vulkan {
+		return nil, opError(op, fmt.Errorf("%w: the spectrometer on Vulkan: its fused stages and companion "+
+			"kernels are generated for OpenCL C and CUDA C only", ErrUnsupported))
+	}
+	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
+	if !cfg.Input.Complex() {
+		sp.bins = cfg.N/2 + 1
+	}
+	// VkFFT's own bin order first (no temporary buffer), checked by probing; VkFFT's
+	// reordering where the order is not recognised
+	onRead := cfg.BinOrder != BinOrderVkFFT && cfg.Input.Complex()
+	err = sp.build(h, onRead)
+	if err == nil && onRead && planAxisUploads(sp.plan) > 1 {
+		if sp.perm, err = sp.probeOrder(h); err != nil && cfg.BinOrder == BinOrderAuto {
+			sp.releaseLocked()
+			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins}
+			err = sp.build(h, false)
+		}
+	}
+	if err != nil {
+		sp.releaseLocked()
+		return nil, opError(op, err)
+	}
+	d.track(sp)
+	return sp, nil
+}
+
+func (sp *Spectrometer) alloc(bytes int64) (uint64, error) {
+	m, err := sp.dev.alloc(bytes)
+	if err == nil {
+		sp.mem = append(sp.mem, devMem{m, bytes})
+	}
+	return m, err
+}
+
+// build makes everything (with VkFFT's bin order left as it is when noReorder); on
+// failure the caller releases what was made.
+func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
+	cfg := &sp.cfg
+	d := sp.dev
+	sp.st = newStatus()
+	sp.scratch = make([]float32, 2*sp.bins) // the second half for reordering
+	f := spectroFields{n: cfg.N, bins: sp.bins, chunk: sp.chunk, sampleBytes: cfg.Input.sampleBytes(),
+		realInput: !cfg.Input.Complex()}
+	var err error
+	if f.psd, err = sp.alloc(int64(sp.bins) * 4); err != nil {
+		return err
+	}
+	sp.psd = f.psd
+	if cfg.Window != nil {
+		if f.windw, err = sp.alloc(int64(cfg.N) * 4); err != nil {
+			return err
+		}
+		if err = memUpload(h, sp.st, f.windw, unsafe.Pointer(&cfg.Window[0]), int64(cfg.N)*4); err != nil {
+			return err
+		}
+	}
+	spectrum := sp.chunk * sp.bins // complex elements of one chunk's spectra
+	if f.cbuf, err = sp.alloc(int64(spectrum) * 8); err != nil {
+		return err
+	}
+	if f.realInput {
+		if f.rbuf, err = sp.alloc(int64(sp.chunk*cfg.N) * 4); err != nil {
+			return err
+		}
+	}
+	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil}
+	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec)); err != nil {
+		return err
+	}
+	for _, k := range []struct {
+		name string
+		dst  *kernelHandle
+	}{{"vkg_convert", &f.convert}, {"vkg_sum_c", &f.sumC}, {"vkg_sum_f", &f.sumF}, {"vkg_zero", &f.zero}} {
+		if *k.dst, err = moduleKernel(sp.module, k.name); err != nil {
+			return err
+		}
+	}
+	f.sumGroups = min(sp.chunk, max(1, (1<<18+sp.bins-1)/sp.bins))
+
+	kind := kindC2C
+	if f.realInput {
+		kind = kindR2C
+	}
+	l, err := validate(Config{Shape: []int{cfg.N}, Batch: sp.chunk, LUT: cfg.LUT, Tuning: cfg.Tuning}, kind, 8)
+	if err != nil {
+		return err
+	}
+	want := cfg.Fusion
+	if want == FusionAuto {
+		want = defaultFusion()
+	}
+	if want != FusionCompanion && cfg.Input.Complex() {
+		err = sp.buildFused(h, l, want, spec, &f, noReorder)
+		if err == nil {
+			sp.fusion = want
+		} else if !errors.Is(err, ErrUnsupported) {
+			return err
+		}
+	}
+	if sp.plan == nil {
+		params := planParams{l: l, useLUT: lutSetting(l), buffer: f.cbuf, realBuffer: f.rbuf,
+			stages: stageParams{forwardOnly: true, noReorder: noReorder, sharedMemory: cfg.SharedMemory}}
+		if sp.plan, _, err = planCreateCached(h, &d.info, &params); err != nil {
+			return err
+		}
+		sp.fusion = FusionCompanion
+	}
+	f.plan = sp.plan
+	f.path = int(sp.fusion) - int(FusionCompanion)
+	if sp.s = spectroNew(h, &f); sp.s == nil {
+		return fmt.Errorf("%w: out of host memory", ErrOutOfMemory)
+	}
+	return spectroZero(sp.s, sp.st)
+}
+
+// buildFused makes the rewritten plan of fusion mode want; ErrUnsupported when VkFFT's
+// kernels for this size are not ones the rewriter knows.
+func (sp *Spectrometer) buildFused(h deviceHandle, l layout, want Fusion, spec loadSpec, f *spectroFields,
+	noReorder bool) error {
+	store, out := storeNone, uint64(0)
+	switch want {
+	case FusionPower:
+		var err error
+		if f.pbuf, err = sp.alloc(int64(sp.chunk*sp.cfg.N) * 4); err != nil {
+			return err
+		}
+		store, out = storePower, f.pbuf
+	case FusionAtomic:
+		store, out = storeAtomic, f.psd
+	}
+	st := stageParams{
+		separateInput: true, inputBuffer: f.cbuf, inputBytes: l.complexBytes,
+		forwardOnly: true, offsetsAtLaunch: true,
+		fuseLoad: int(sp.cfg.Input), fuseStore: store, fuse: fusedText(compiledBackend, spec, store),
+		fuseWindow: f.windw, fuseOut: out, noReorder: noReorder, sharedMemory: sp.cfg.SharedMemory,
+	}
+	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.cbuf, stages: st}
+	ph, _, err := planCreateCached(h, &sp.dev.info, &params)
+	if err != nil {
+		return err
+	}
+	if planFusedKernels(ph) == 0 {
+		planDestroy(ph)
+		return fmt.Errorf("%w: no kernel fused", ErrUnsupported)
+	}
+	sp.plan = ph
+	return nil
+}
+
+// defaultFusion is FusionAuto's choice before falling back: the fastest path at every
+// size measured on the H200 (atomic adds beat a power store and a sum kernel by 10-25 %).
+func defaultFusion() Fusion { return FusionAtomic }
+
+// spectroTuning is the launch configuration measured fastest for the spectrometer's
+// multi-pass FFTs on an NVIDIA H200 (CUDA), used unless the configuration sets its own:
+// 65536 points with VkFFT planning for 16 KiB of shared memory (147 -> 168 GS/s), 2^20
+// with 32 KiB and 64-byte coalescing (110 -> 144 GS/s). Elsewhere VkFFT's defaults.
+func spectroTuning(cfg *SpectrometerConfig) {
+	if compiledBackend != CUDA || cfg.SharedMemory != 0 || cfg.Tuning != (Tuning{}) {
+		return
+	}
+	switch {
+	case cfg.N >= 1<<15 && cfg.N < 1<<18:
+		cfg.SharedMemory = 16 << 10
+	case cfg.N >= 1<<18:
+		cfg.SharedMemory = 32 << 10
+		cfg.Tuning.CoalescedMemory = 64
+	}
+}
+
+// Bins is the length of the power spectrum: N for complex input, N/2+1 for real.
+func (sp *Spectrometer) Bins() int { return sp.bins }
+
+// Samples is the number of samples one Accumulate call takes: N*Batch (times 2
+// numbers for complex formats).
+func (sp *Spectrometer) Samples() int { return sp.cfg.N * sp.cfg.Batch }
+
+// Fusion reports the path in use: the one asked for, or FusionCompanion where VkFFT's
+// kernels for this size could not be rewritten.
+func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
+
+// Chunk is the number of FFTs the device works on at a time.
+func (sp *Spectrometer) Chunk() int { return sp.chunk }
+
+// Config returns the configuration with its defaults filled in.
+func (sp *Spectrometer) Config() SpectrometerConfig {
+	c := sp.cfg
+	c.Window = append([]float32(nil), c.Window...)
+	return c
+}
+
+// WorkingSet is the device memory the spectrometer holds, in bytes (the input of
+// AccumulateBuffer, which the caller owns, not included).
+func (sp *Spectrometer) WorkingSet() int64 {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	var n int64
+	for _, m := range sp.mem {
+		n += m.bytes
+	}
+	if sp.plan != nil {
+		n += planOwnBytes(sp.plan)
+	}
+	return n
+}
+
+// scalarTypeName names the type of z without fmt (no allocation).
+func scalarTypeName(z any) string {
+	switch z.(type) {
+	case int8:
+		return "int8"
+	case int16:
+		return "int16"
+	case uint8:
+		return "uint8"
+	case Float16:
+		return "Float16"
+	case float32:
+		return "float32"
+	case float64:
+		return "float64"
+	case complex64:
+		return "complex64"
+	}
+	return "complex128"
+}
+
+// scalarName is the Go type that holds one number of the format.
+func scalarName(f SampleFormat) string {
+	switch f {
+	case ComplexInt8, RealInt8:
+		return "int8"
+	case ComplexUint8:
+		return "uint8"
+	case ComplexFloat16:
+		return "Float16"
+	}
+	return "int16"
+}
+
+// Accumulate adds the power spectra of one batch of samples in host memory to the bins:
+// interleaved re, im pairs for complex formats (len = 2*N*Batch), N*Batch numbers for
+// real ones. The samples stream through pinned chunk buffers, the copy of one chunk
+// overlapping the device's work on the other; it returns when the device is done.
+func (sp *Spectrometer) Accumulate(samples []int8) error {
+	return sp.accumulateHost("int8", unsafe.Pointer(unsafe.SliceData(samples)), len(samples), samples == nil)
+}
+
+// AccumulateInt16 is Accumulate for ComplexInt16 and RealInt16 samples.
+func (sp *Spectrometer) AccumulateInt16(samples []int16) error {
+	return sp.accumulateHost("int16", unsafe.Pointer(unsafe.SliceData(samples)), len(samples), samples == nil)
+}
+
+// AccumulateUint8 is Accumulate for ComplexUint8 (offset-binary) samples.
+func (sp *Spectrometer) AccumulateUint8(samples []uint8) error {
+	return sp.accumulateHost("uint8", unsafe.Pointer(unsafe.SliceData(samples)), len(samples), samples == nil)
+}
+
+// AccumulateFloat16 is Accumulate for ComplexFloat16 samples (IEEE half bits).
+func (sp *Spectrometer) AccumulateFloat16(samples []Float16) error {
+	return sp.accumulateHost("Float16", unsafe.Pointer(unsafe.SliceData(samples)), len(samples), samples == nil)
+}
+
+// numbers is how many scalars one batch has.
+func (sp *Spectrometer) numbers() int {
+	n := sp.cfg.N * sp.cfg.Batch
+	if sp.cfg.Input.Complex() {
+		n *= 2
+	}
+	return n
+}
+
+func (sp *Spectrometer) checkInput(op, typ string, isNil bool, n int) error {
+	if want := scalarName(sp.cfg.Input); typ != want {
+		return fmt.Errorf("vkfft: %s: %w: %s samples need []%s, got []%s", op, ErrInvalidArgument, sp.cfg.Input, want, typ)
+	}
+	return checkLen(op, "samples", isNil, n, sp.numbers())
+}
+
+func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNil bool) error {
+	const op = "accumulate"
+	if err := sp.checkInput(op, typ, isNil, n); err != nil {
+		return err
+	}
+	d := sp.dev
+	if _, err := d.use(op); err != nil {
+		return err
+	}
+	defer d.mu.RUnlock()
+	bytes := int64(n * sp.cfg.Input.scalarBytes())
+	pinned := d.pinned.contains(p, bytes)
+	var pool poolHandle
+	if !pinned { // the device's copy threads, before the spectrometer's lock
+		var err error
+		if pool, err = d.copyPool(); err != nil {
+			return opError(op, err)
+		}
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.s == nil {
+		return closedError(op, "spectrometer")
+	}
+	if err := sp.hostBuffers(); err != nil {
+		return opError(op, err)
+	}
+	if err := spectroHost(sp.s, pool, sp.st, p, pinned, sp.cfg.Batch); err != nil {
+		return opError(op, err)
+	}
+	return nil
+}
+
+// hostBuffers makes the device and pinned chunk buffers, queue and events of host
+// streaming on first use; the caller holds sp.mu and the device.
+func (sp *Spectrometer) hostBuffers() error {
+	if spectroHostReady(sp.s) {
+		return nil
+	}
+	d := sp.dev
+	bytes := int64(sp.chunk * sp.cfg.N * sp.cfg.Input.sampleBytes())
+	var pins [2]unsafe.Pointer
+	for k := range sp.in {
+		if sp.in[k] == 0 {
+			var err error
+			if sp.in[k], err = sp.alloc(bytes); err != nil {
+				return err
+			}
+		}
+		if sp.pin[k].p == nil {
+			p, handle, err := hostmemAlloc(d.h, bytes)
+			if err != nil {
+				return err
+			}
+			sp.pin[k] = hostMem{p, handle, bytes}
+		}
+		pins[k] = sp.pin[k].p
+	}
+	return spectroSetHost(sp.s, sp.st, sp.in, pins)
+}
+
+// DeviceBuffer is a device Buffer of any element type (*Buffer[T]).
+type DeviceBuffer interface {
+	raw() (b *buffer, zero any)
+}
+
+func (b *Buffer[T]) raw() (*buffer, any) {
+	var z T
+	return &b.b, z
+}
+
+// AccumulateBuffer adds the power spectra of one batch of samples in device memory to
+// the bins; buf is a *Buffer[int8] (ComplexInt8, RealInt8), *Buffer[int16],
+// *Buffer[uint8] or *Buffer[Float16] (ComplexFloat16) of as many numbers as Accumulate
+// takes. The work is queued on the device's queue, after earlier uploads to buf.
+func (sp *Spectrometer) AccumulateBuffer(buf DeviceBuffer) error {
+	const op = "accumulate buffer"
+	if buf == nil {
+		return fmt.Errorf("vkfft: %s: %w: buffer is nil", op, ErrNilBuffer)
+	}
+	b, z := buf.raw()
+	if b == nil {
+		return fmt.Errorf("vkfft: %s: %w: buffer is nil", op, ErrNilBuffer)
+	}
+	if err := sp.checkInput(op, scalarTypeName(z), false, b.n); err != nil {
+		return err
+	}
+	if _, err := sp.dev.use(op); err != nil {
+		return err
+	}
+	defer sp.dev.mu.RUnlock()
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.s == nil {
+		return closedError(op, "spectrometer")
+	}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.m == 0 {
+		return closedError(op, "buffer")
+	}
+	if b.dev != sp.dev {
+		return opError(op, ErrWrongDevice)
+	}
+	if err := spectroDevice(sp.s, sp.st, b.m, 0, sp.cfg.Batch); err != nil {
+		return opError(op, err)
+	}
+	return nil
+}
+
+// Read waits for the queued work and copies the accumulated power spectrum (Bins
+// values, lowest frequency first — or the most negative first with FFTShift) into psd.
+func (sp *Spectrometer) Read(psd []float32) error {
+	const op = "read"
+	if err := checkLen(op, "psd", psd == nil, len(psd), sp.bins); err != nil {
+		return err
+	}
+	h, err := sp.dev.use(op)
+	if err != nil {
+		return err
+	}
+	defer sp.dev.mu.RUnlock()
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.s == nil {
+		return closedError(op, "spectrometer")
+	}
+	if err := memDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
+		return opError(op, err)
+	}
+	src := sp.scratch
+	if sp.perm != nil { // VkFFT's order: through the other half of scratch
+		ordered := sp.scratch[sp.bins:]
+		for p, k := range sp.perm {
+			ordered[k] = sp.scratch[p]
+		}
+		src = ordered
+	}
+	if !sp.cfg.FFTShift {
+		copy(psd, src)
+		return nil
+	}
+	s := sp.bins / 2 // numpy's fftshift: bin k moves to (k + N/2) mod N
+	copy(psd[s:], src[:sp.bins-s])
+	copy(psd[:s], src[sp.bins-s:])
+	return nil
+}
+
+// Reset zeroes the accumulated spectrum (queued on the device's queue).
+func (sp *Spectrometer) Reset() error {
+	if _, err := sp.dev.use("reset"); err != nil {
+		return err
+	}
+	defer sp.dev.mu.RUnlock()
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.s == nil {
+		return closedError("reset", "spectrometer")
+	}
+	if err := spectroZero(sp.s, sp.st); err != nil {
+		return opError("reset", err)
+	}
+	return nil
+}
+
+// Close frees the spectrometer's plan, kernels and memory. It is idempotent.
+func (sp *Spectrometer) Close() error {
+	sp.dev.closeResource(sp)
+	return nil
+}
+
+// release frees everything; the caller holds sp.dev.mu.
+func (sp *Spectrometer) release() {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	sp.releaseLocked()
+}
+
+func (sp *Spectrometer) releaseLocked() {
+	d := sp.dev
+	if sp.s != nil || sp.st != nil {
+		_ = deviceSync(d.h)
+	}
+	if sp.s != nil {
+		spectroFree(sp.s) // waits for the copy queue
+		sp.s = nil
+	}
+	for k := range sp.pin {
+		if sp.pin[k].p != nil {
+			hostmemFree(d.h, sp.pin[k].p, sp.pin[k].bytes, sp.pin[k].handle)
+			sp.pin[k] = hostMem{}
+		}
+	}
+	if sp.plan != nil {
+		planDestroy(sp.plan)
+		sp.plan = nil
+	}
+	if sp.module != nil {
+		moduleDestroy(sp.module)
+		sp.module = nil
+	}
+	for _, m := range sp.mem {
+		d.free(m.m, m.bytes)
+	}
+	sp.mem, sp.in = nil, [2]uint64{}
+	if sp.st != nil {
+		freeStatus(sp.st)
+		sp.st = nil
+	}
+}

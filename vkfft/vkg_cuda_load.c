@@ -1,0 +1,173 @@
+//go:build cuda && !opencl
+
+/* vkg_cuda_load.c — opens the CUDA driver and NVRTC at run time and fills the pointers
+ * of vkg_cuda_dl.h. */
+#define _GNU_SOURCE
+#define VKG_CUDA_DL_LOADER
+#include "vkg_cuda_dl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VKG_DL_DEFINE(f) __typeof__(f) *vkg_dl_##f;
+VKG_CUDA_DRIVER_FUNCS(VKG_DL_DEFINE)
+VKG_NVRTC_FUNCS(VKG_DL_DEFINE)
+
+/* the name dlsym looks for: the header's versioned one (cuMemAlloc_v2) */
+#define VKG_STR(x) #x
+#define VKG_XSTR(x) VKG_STR(x)
+
+typedef struct dl_sym {
+	const char *name;
+	void **slot;
+} dl_sym;
+
+#define VKG_DL_ENTRY(f) {VKG_XSTR(f), (void **)&vkg_dl_##f},
+static const dl_sym driver_syms[] = {VKG_CUDA_DRIVER_FUNCS(VKG_DL_ENTRY)};
+static const dl_sym nvrtc_syms[] = {VKG_NVRTC_FUNCS(VKG_DL_ENTRY)};
+
+typedef struct dl_lib {
+	pthread_once_t once;
+	int rc;
+	char err[1024];
+	char path[1024];
+} dl_lib;
+
+static dl_lib driver = {PTHREAD_ONCE_INIT, 0, "", ""};
+static dl_lib nvrtc = {PTHREAD_ONCE_INIT, 0, "", ""};
+
+static void clear(const dl_sym *syms, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		*syms[i].slot = NULL;
+}
+
+/* resolve fills every slot from handle; on a missing symbol it clears them all. */
+static int resolve(void *handle, const dl_sym *syms, size_t n, const char *lib, char *err, size_t errlen)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		*syms[i].slot = dlsym(handle, syms[i].name);
+		if (!*syms[i].slot) {
+			snprintf(err, errlen, "%s has no %s (too old?)", lib, syms[i].name);
+			clear(syms, n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* where: the file a resolved symbol came from */
+static void where(void *sym, char *out, size_t len)
+{
+	Dl_info info;
+	if (dladdr(sym, &info) && info.dli_fname)
+		snprintf(out, len, "%s", info.dli_fname);
+}
+
+static void load_driver(void)
+{
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(driver.err, sizeof driver.err,
+			 "the CUDA driver library libcuda.so.1 could not be opened (is the NVIDIA driver installed?): %s",
+			 dlerror());
+		driver.rc = -1;
+		return;
+	}
+	driver.rc = resolve(h, driver_syms, sizeof driver_syms / sizeof driver_syms[0], "libcuda.so.1", driver.err,
+			    sizeof driver.err);
+	if (driver.rc) {
+		dlclose(h);
+		return;
+	}
+	where((void *)vkg_dl_cuInit, driver.path, sizeof driver.path);
+}
+
+/* try_nvrtc opens one candidate and keeps it if it resolves and is 11.2 or newer. */
+static int try_nvrtc(const char *name, char *why, size_t whylen)
+{
+	int major = 0, minor = 0;
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	const size_t n = sizeof nvrtc_syms / sizeof nvrtc_syms[0];
+	if (!h) {
+		snprintf(why, whylen, "%s", dlerror());
+		return -1;
+	}
+	if (resolve(h, nvrtc_syms, n, name, why, whylen)) {
+		dlclose(h);
+		return -1;
+	}
+	if (vkg_dl_nvrtcVersion(&major, &minor) != NVRTC_SUCCESS || major < 11 || (major == 11 && minor < 2)) {
+		snprintf(why, whylen, "%s is NVRTC %d.%d; 11.2 or newer is needed", name, major, minor);
+		clear(nvrtc_syms, n);
+		dlclose(h);
+		return -1;
+	}
+	where((void *)vkg_dl_nvrtcVersion, nvrtc.path, sizeof nvrtc.path);
+	return 0;
+}
+
+static void load_nvrtc(void)
+{
+	static const char *const sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"};
+	const char *dirs[3];
+	const char *env = getenv("VKFFTGO_NVRTC");
+	char name[1100], why[512], tried[200] = "";
+	size_t i, d, nd = 0;
+
+	if (env && *env) {
+		if (try_nvrtc(env, why, sizeof why) == 0)
+			return;
+		snprintf(nvrtc.err, sizeof nvrtc.err, "VKFFTGO_NVRTC=%s could not be used: %s", env, why);
+		nvrtc.rc = -1;
+		return;
+	}
+	dirs[nd++] = ""; /* the library path: LD_LIBRARY_PATH, ld.so.cache */
+	if (getenv("CUDA_HOME") && *getenv("CUDA_HOME"))
+		dirs[nd++] = getenv("CUDA_HOME");
+	dirs[nd++] = "/usr/local/cuda";
+	for (i = 0; i < sizeof sonames / sizeof sonames[0]; i++)
+		for (d = 0; d < nd; d++) {
+			if (*dirs[d])
+				snprintf(name, sizeof name, "%s/lib64/%s", dirs[d], sonames[i]);
+			else
+				snprintf(name, sizeof name, "%s", sonames[i]);
+			if (try_nvrtc(name, why, sizeof why) == 0)
+				return;
+			if (!*dirs[d] && strlen(tried) + strlen(sonames[i]) + 3 < sizeof tried)
+				strcat(strcat(tried, *tried ? ", " : ""), sonames[i]);
+		}
+	snprintf(nvrtc.err, sizeof nvrtc.err,
+		 "no NVRTC (CUDA's run-time compiler, which builds VkFFT's kernels) was found: tried %s on the "
+		 "library path, in $CUDA_HOME/lib64 and in /usr/local/cuda/lib64; install CUDA's NVRTC (e.g. "
+		 "the libnvrtc12 package) or name the library with VKFFTGO_NVRTC",
+		 tried);
+	nvrtc.rc = -1;
+}
+
+static int report(const dl_lib *lib, char *err, size_t errlen)
+{
+	if (lib->rc && err && errlen)
+		snprintf(err, errlen, "%s", lib->err);
+	return lib->rc;
+}
+
+int vkg_cuda_dl_load_driver(char *err, size_t errlen)
+{
+	pthread_once(&driver.once, load_driver);
+	return report(&driver, err, errlen);
+}
+
+int vkg_cuda_dl_load_nvrtc(char *err, size_t errlen)
+{
+	pthread_once(&nvrtc.once, load_nvrtc);
+	return report(&nvrtc, err, errlen);
+}
+
+const char *vkg_cuda_dl_driver_path(void) { return driver.path; }
+const char *vkg_cuda_dl_nvrtc_path(void) { return nvrtc.path; }

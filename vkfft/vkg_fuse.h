@@ -1,0 +1,31 @@
+/* vkg_fuse.h — the rewriter of VkFFT's generated kernels (vkg_fuse_rewrite.c).
+ *
+ * VkFFT 1.3.4 generates one kernel, VkFFT_main, per pass. Its global memory accesses are
+ * whole statements on one line each: reads "LHS = inputs[INDEX];" and writes
+ * "outputs[INDEX] = VALUE;" (checked on its CUDA and OpenCL output for the sizes the
+ * tests and benchmarks use). The rewriter turns the reads of the first pass into
+ * "LHS = vkg_load(inputs, (INDEX), VKG_WINDOW);" and the writes of the last pass into
+ * "vkg_store(VKG_OUT, (INDEX), VALUE);", and prepends a prelude that defines both. Any
+ * other use of inputs/outputs, or a signature it does not know, makes it refuse: the
+ * caller then falls back to separate (companion) kernels, never to a guess.
+ *
+ * Nothing here knows a kernel language: the caller passes the text to prepend, the new
+ * declaration of the input parameter, and any parameters to append.
+ */
+#ifndef VKG_FUSE_H
+#define VKG_FUSE_H
+
+#include <stddef.h>
+
+enum { VKG_FUSE_LOAD = 1, VKG_FUSE_STORE = 2 };
+
+typedef struct vkg_fuse_text {
+	const char *prelude;     /* prepended to the source */
+	const char *input_decl;  /* replaces "float2* inputs" in the signature (LOAD), e.g. "const char2* inputs" */
+	const char *extra_params; /* appended to VkFFT_main's parameters ("" for none) */
+} vkg_fuse_text;
+
+/* Returns the rewritten source (malloc'd) or NULL with the reason in why. */
+char *vkg_fuse_rewrite(const char *src, int roles, const vkg_fuse_text *text, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,230 @@
+/* vkg_fuse_rewrite.c — see vkg_fuse.h. Plain C, no GPU API: tested on VkFFT's real output
+ * for both backends (vkfft/testdata/vkfft-src). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vkg_fuse.h"
+
+typedef struct sbuf {
+	char *p;
+	size_t n, cap;
+	int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *p;
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+static char *refuse(sbuf *b, char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	free(b->p);
+	return NULL;
+}
+
+static int ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* find_word returns the first occurrence of the identifier w in [s, end), or NULL. */
+static const char *find_word(const char *s, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = s;
+	while (p + n <= end) {
+		const char *q = memchr(p, w[0], (size_t)(end - p));
+		if (!q || q + n > end)
+			return NULL;
+		if (memcmp(q, w, n) == 0 && (q == s || !ident_char(q[-1])) && (q + n == end || !ident_char(q[n])))
+			return q;
+		p = q + 1;
+	}
+	return NULL;
+}
+
+/* bracket_end returns the ']' closing the '[' at open (balanced), or NULL. */
+static const char *bracket_end(const char *open, const char *end)
+{
+	int depth = 0;
+	const char *p;
+	for (p = open; p < end; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && --depth == 0)
+			return p;
+		else if (*p == ';' || *p == '{' || *p == '}')
+			return NULL;
+	}
+	return NULL;
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static const char *trim_end(const char *s, const char *end)
+{
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	return end;
+}
+
+/* rewrite_load: "LHS = inputs[E];" -> "LHS = vkg_load(inputs, (E), VKG_WINDOW);" */
+static int rewrite_load(sbuf *b, const char *line, const char *end, const char *at)
+{
+	const char *eq, *open, *close, *tail;
+	/* exactly one "inputs" on the line, right of a plain assignment */
+	if (find_word(at + 6, end, "inputs"))
+		return -1;
+	eq = at;
+	while (eq > line && eq[-1] == ' ')
+		eq--;
+	if (eq == line || eq[-1] != '=' || (eq - 1 > line && strchr("=!<>+-*/%&|^", eq[-2])))
+		return -1;
+	if (memchr(line, '=', (size_t)(eq - 1 - line)))
+		return -1;
+	open = at + 6;
+	if (open >= end || *open != '[')
+		return -1;
+	close = bracket_end(open, end);
+	if (!close)
+		return -1;
+	tail = skip_ws(close + 1, end);
+	if (tail >= end || *tail != ';' || skip_ws(tail + 1, end) != trim_end(tail + 1, end))
+		return -1;
+	sb_add(b, line, (size_t)(at - line));
+	sb_str(b, "vkg_load(inputs, (");
+	sb_add(b, open + 1, (size_t)(close - open - 1));
+	sb_str(b, "), VKG_WINDOW);");
+	return 0;
+}
+
+/* rewrite_store: "outputs[E] = V;" -> "vkg_store(VKG_OUT, (E), V);" */
+static int rewrite_store(sbuf *b, const char *line, const char *end, const char *at)
+{
+	const char *open, *close, *val, *semi;
+	if (skip_ws(line, end) != at || find_word(at + 7, end, "outputs"))
+		return -1;
+	open = at + 7;
+	if (open >= end || *open != '[')
+		return -1;
+	close = bracket_end(open, end);
+	if (!close)
+		return -1;
+	val = skip_ws(close + 1, end);
+	if (val >= end || *val != '=' || (val + 1 < end && val[1] == '='))
+		return -1;
+	val = skip_ws(val + 1, end);
+	semi = trim_end(val, end);
+	if (semi <= val || semi[-1] != ';' || memchr(val, ';', (size_t)(semi - 1 - val)))
+		return -1;
+	sb_add(b, line, (size_t)(at - line));
+	sb_str(b, "vkg_store(VKG_OUT, (");
+	sb_add(b, open + 1, (size_t)(close - open - 1));
+	sb_str(b, "), ");
+	sb_add(b, val, (size_t)(semi - 1 - val));
+	sb_str(b, ");");
+	return 0;
+}
+
+char *vkg_fuse_rewrite(const char *src, int roles, const vkg_fuse_text *text, char *why, size_t whylen)
+{
+	sbuf b = {0};
+	const char *sig, *params, *pclose, *p, *in_decl, *second, *end = src + strlen(src);
+	int loads = 0, stores = 0, depth;
+
+	why[0] = 0;
+	if (!roles)
+		return refuse(&b, why, whylen, "nothing to fuse");
+	sig = find_word(src, end, "VkFFT_main");
+	if (!sig || find_word(sig + 10, end, "VkFFT_main"))
+		return refuse(&b, why, whylen, "not one VkFFT_main kernel");
+	params = skip_ws(sig + 10, end);
+	if (params >= end || *params != '(')
+		return refuse(&b, why, whylen, "VkFFT_main's parameter list not found");
+	for (depth = 0, pclose = params; pclose < end; pclose++) {
+		if (*pclose == '(')
+			depth++;
+		else if (*pclose == ')' && --depth == 0)
+			break;
+	}
+	if (pclose >= end)
+		return refuse(&b, why, whylen, "VkFFT_main's parameter list is not closed");
+	/* single precision, complex input and output buffers first: "float2* inputs, ... float2* outputs" */
+	in_decl = strstr(params, "float2* inputs");
+	second = strstr(params, "float2* outputs");
+	if (!in_decl || in_decl > pclose || !second || second > pclose)
+		return refuse(&b, why, whylen, "VkFFT_main does not take float2* inputs and outputs (precision or layout)");
+
+	sb_str(&b, text->prelude);
+	sb_add(&b, src, (size_t)(sig - src));
+	/* the signature, with the input's new type and the extra parameters */
+	if (roles & VKG_FUSE_LOAD) {
+		sb_add(&b, sig, (size_t)(in_decl - sig));
+		sb_str(&b, text->input_decl);
+		sb_add(&b, in_decl + strlen("float2* inputs"), (size_t)(pclose - in_decl - strlen("float2* inputs")));
+	} else {
+		sb_add(&b, sig, (size_t)(pclose - sig));
+	}
+	sb_str(&b, text->extra_params);
+	/* the body, line by line */
+	for (p = pclose; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *in = (roles & VKG_FUSE_LOAD) ? find_word(p, le, "inputs") : NULL;
+		const char *out = (roles & VKG_FUSE_STORE) ? find_word(p, le, "outputs") : NULL;
+		if (p == pclose) { /* the rest of the signature line: no rewriting there */
+			in = out = NULL;
+		}
+		if (in && out)
+			return refuse(&b, why, whylen, "a line both reads inputs and writes outputs");
+		if (in) {
+			if (rewrite_load(&b, p, le, in))
+				return refuse(&b, why, whylen, "unrecognised use of inputs: %.*s", (int)(le - p > 120 ? 120 : le - p), p);
+			loads++;
+		} else if (out) {
+			if (rewrite_store(&b, p, le, out))
+				return refuse(&b, why, whylen, "unrecognised use of outputs: %.*s", (int)(le - p > 120 ? 120 : le - p), p);
+			stores++;
+		} else {
+			sb_add(&b, p, (size_t)(le - p));
+		}
+		if (nl)
+			sb_add(&b, "\n", 1);
+		p = nl ? nl + 1 : end;
+	}
+	if ((roles & VKG_FUSE_LOAD) && loads == 0)
+		return refuse(&b, why, whylen, "no read of inputs found to fuse");
+	if ((roles & VKG_FUSE_STORE) && stores == 0)
+		return refuse(&b, why, whylen, "no write of outputs found to fuse");
+	if (b.oom)
+		return refuse(&b, why, whylen, "out of host memory");
+	return b.p;
+}
