@@ -249,10 +249,6 @@ func newConvolution(d *Device, g *convGeometry, k kind, complexSize uintptr, ker
 		return nil, err
 	}
 	defer d.mu.RUnlock()
-	if compiledBackend == Vulkan {
-		return nil, fmt.Errorf("%w: convolution on Vulkan: VkFFT's kernel multiplication runs as plan stages, "+
-			"which this binding launches on the OpenCL and CUDA backends only", ErrUnsupported)
-	}
 	if complexSize == 16 && !d.info.DoublePrecision {
 		return nil, fmt.Errorf("%w: %s has no double precision", ErrUnsupported, d.info.Name)
 	}
@@ -361,6 +357,12 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 			// VkFFT 1.3.4 gets several kernels wrong on one axis, and has no place for their
 			// results in a real or padded convolution
 			return fmt.Errorf("%w: several kernels need complex data of 2 or 3 axes without zero padding", ErrUnsupported)
+		}
+		if compiledBackend == Vulkan && c.items > 1 {
+			// Vulkan binds the result buffer with the plan's size, one item's: the items
+			// after the first, at offsets into it, would fall outside the binding
+			return fmt.Errorf("%w: several kernels with Batch > 1 on Vulkan (the result binding holds one item)",
+				ErrUnsupported)
 		}
 		if c.out, err = c.alloc(c.outBytes); err != nil {
 			return err

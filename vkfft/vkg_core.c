@@ -713,10 +713,35 @@ int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vk
 int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
 		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st)
 {
-	/* no plan with stages exists on Vulkan: vkg_stages_configure refuses them */
-	(void)plan, (void)inverse, (void)queue, (void)buffer, (void)input, (void)input_off, (void)output,
-		(void)output_off;
-	return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "not supported on Vulkan: runs of plan stages");
+	struct vkg_stage_state *s = &plan->stage;
+	int out_in_buffer = s->cfg.conv == VKG_CONV_APPLY && !s->cfg.separate_output && !s->cfg.return_to_input;
+	vk_stage_run run = {0};
+	vkg_status release_st;
+	int rc, r2;
+
+	if (out_in_buffer && output)
+		buffer = output;
+	run.buffer = buffer ? native_mem(buffer) : plan->buffer;
+	if (s->cfg.separate_input)
+		run.input = input ? native_mem(input) : s->input;
+	else if (plan->params.kind == VKG_R2C)
+		run.input = input ? native_mem(input) : plan->real;
+	if (s->cfg.separate_output)
+		run.output = output ? native_mem(output) : s->output;
+	if (s->cfg.offsets_at_launch) {
+		run.input_off = input_off;
+		run.output_off = output_off;
+		if (out_in_buffer)
+			run.buffer_off = output_off;
+	}
+	rc = order_claim(plan, queue, st);
+	if (rc)
+		return rc;
+	rc = vk_run_stages(plan, inverse, queue, &run, st);
+	if (rc == VKG_OK)
+		rc = vkg_vk_queue_kick(plan->dev, queue, st);
+	r2 = order_release(plan, queue, rc ? &release_st : st);
+	return rc ? rc : r2;
 }
 #else
 int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,

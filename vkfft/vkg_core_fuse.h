@@ -49,13 +49,10 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 	int i;
 
 #if VKFFT_BACKEND == 0
-	/* VkFFT binds a Vulkan plan's buffers through descriptor sets that it rewrites only when
-	 * a launch passes another *pointer* to a handle, and the stage runs (vkg_plan_run_io)
-	 * launch outside the plan's recorded command buffers: not done for Vulkan yet. Fusion
-	 * would also need the GLSL rewritten, which vkg_fuse_rewrite does not know. */
-	return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
-			"not supported on Vulkan: plan stages (convolution, separate input/output buffers, zero "
-			"padding, fused load/store) run only on the OpenCL and CUDA backends");
+	/* the rewriter knows VkFFT's OpenCL C and CUDA C, not its GLSL */
+	if (g->fuse_load || g->fuse_store)
+		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+				"not supported on Vulkan: fused load/store stages (the rewriter knows OpenCL C and CUDA C)");
 #endif
 	s->cfg = *g; /* the text pointers are the caller's: vkg_plan_create clears them after init */
 	if (g->separate_input) {

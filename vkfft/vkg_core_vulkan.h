@@ -31,6 +31,8 @@ typedef struct vkg_vk_plan {
 	int sec_valid[2];
 	VkBuffer sec_buf[2], sec_real[2];
 	double sec_scale[2];
+	VkBuffer in_slot[2], out_slot[2]; /* stage runs' separate input and output (vk_run_stages) */
+	int in_cur, out_cur;
 	vkg_vk_use last; /* where and when the plan last ran */
 	uint64_t recordings; /* how often a direction was recorded (tests: once per direction) */
 } vkg_vk_plan;
@@ -112,10 +114,11 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 	int rc;
 
 	vk->sec_valid[d] = 0;
+	/* the old recording, or a stage run, and the descriptor sets they bind may still be in
+	 * flight */
+	if ((rc = vkg_vk_use_wait(plan->dev, &vk->last, st)) != VKG_OK)
+		return rc;
 	if (vk->sec[d]) {
-		/* the old recording (and the descriptor sets it binds) may still be in flight */
-		if ((rc = vkg_vk_use_wait(plan->dev, &vk->last, st)) != VKG_OK)
-			return rc;
 		res = vkResetCommandBuffer(vk->sec[d], 0);
 		if (res != VK_SUCCESS)
 			return vkg_vk_fail(st, res, "vkResetCommandBuffer");
@@ -201,6 +204,61 @@ static int vk_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_b
 	vkCmdExecuteCommands(cb, 1, &vk->sec[d]);
 	rc = vkg_vk_record_end(plan->dev, queue, &ticket, st);
 	vkg_vk_use_set(plan->dev, &vk->last, queue, ticket);
+	return rc;
+}
+
+/* The buffers and offsets of one stage run (vkg_plan_run_io); 0: not used. */
+typedef struct vk_stage_run {
+	VkBuffer buffer, input, output;
+	uint64_t buffer_off, input_off, output_off;
+} vk_stage_run;
+
+/* Records a stage run (convolution, separate input/output) straight into queue's batch:
+ * its buffers and offsets vary per call, so it is not kept as a recording. VkFFT rewrites
+ * its descriptor sets when a launch passes another pointer to a handle: another handle
+ * goes into the other slot, after the plan's submitted work (which may use the sets) has
+ * finished. */
+static int vk_run_stages(vkg_plan *plan, int inverse, uint64_t queue, const vk_stage_run *run, vkg_status *st)
+{
+	vkg_vk_plan *vk = plan->vk;
+	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
+	VkCommandBuffer cb;
+	VkFFTResult fr;
+	uint64_t ticket;
+	int rc, rebind;
+
+	rebind = vk->fresh || vk->buf_slot[vk->buf_cur] != run->buffer ||
+		 (run->input && vk->in_slot[vk->in_cur] != run->input) ||
+		 (run->output && vk->out_slot[vk->out_cur] != run->output);
+	if (rebind) {
+		if ((rc = vkg_vk_use_wait(plan->dev, &vk->last, st)) != VKG_OK)
+			return rc;
+		/* the recorded directions bind the sets about to change */
+		vk->sec_valid[0] = vk->sec_valid[1] = 0;
+	}
+	if (vk->fresh) {
+		vk->buf_cur ^= 1;
+		vk->buf_slot[vk->buf_cur] = run->buffer;
+		vk->fresh = 0;
+	}
+	lp.buffer = slot_for(vk->buf_slot, &vk->buf_cur, run->buffer);
+	if (run->input)
+		lp.inputBuffer = slot_for(vk->in_slot, &vk->in_cur, run->input);
+	if (run->output)
+		lp.outputBuffer = slot_for(vk->out_slot, &vk->out_cur, run->output);
+	lp.bufferOffset = run->buffer_off;
+	lp.inputBufferOffset = run->input_off;
+	lp.outputBufferOffset = run->output_off;
+	if ((rc = vkg_vk_record_begin(plan->dev, queue, &cb, st)) != VKG_OK)
+		return rc;
+	lp.commandBuffer = &cb;
+	vkg_log_reset();
+	fr = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
+	rc = vkg_vk_record_end(plan->dev, queue, &ticket, st);
+	vkg_vk_use_set(plan->dev, &vk->last, queue, ticket);
+	if (fr != VKFFT_SUCCESS)
+		return vkg_vkfft_fail(st, fr, plan->stage.cfg.conv == VKG_CONV_APPLY ? "convolution failed"
+					    : inverse ? "inverse FFT failed" : "forward FFT failed");
 	return rc;
 }
 
