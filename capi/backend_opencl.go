@@ -1,4 +1,4 @@
-//go:build opencl || !cuda
+//go:build opencl || (!cuda && !vulkan)
 
 package main
 

@@ -1,4 +1,4 @@
-//go:build opencl || !cuda
+//go:build opencl || (!cuda && !vulkan)
 
 /* The link-time backend guard of an OpenCL build: vkfftgo_config.h of an OpenCL
  * install makes every including file reference this symbol, so objects compiled for

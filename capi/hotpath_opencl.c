@@ -1,4 +1,4 @@
-//go:build opencl || !cuda
+//go:build opencl || (!cuda && !vulkan)
 
 /* hotpath_opencl.c — the per-call entry point on OpenCL memory (see hotpath.c). */
 #include "hotpath.h"

@@ -100,7 +100,7 @@ const char *vkfftgo_status_string(vkfftgo_status status);
 /* The VKFFT_BACKEND number the library was built with: 3 OpenCL, 1 CUDA, 0 Vulkan. It
  * equals VKFFTGO_BACKEND from vkfftgo_config.h for a correctly built program. */
 int vkfftgo_backend(void);
-const char *vkfftgo_backend_name(void); /* "opencl", "cuda" */
+const char *vkfftgo_backend_name(void); /* "opencl", "cuda", "vulkan" */
 /* The library's version as MAJOR*10000 + MINOR*100 + PATCH (compare with
  * VKFFTGO_VERSION from vkfftgo_config.h), and as a string "MAJOR.MINOR.PATCH". */
 int vkfftgo_version(void);
@@ -593,6 +593,27 @@ vkfftgo_status vkfftgo_device_cu_stream(vkfftgo_device *device, struct CUstream_
 vkfftgo_status vkfftgo_buffer_cu_ptr(vkfftgo_buffer *buffer, uint64_t *ptr);
 /* Transforms CUdeviceptr memory of the device's (primary) context; out may equal in. */
 vkfftgo_status vkfftgo_execute_cu(vkfftgo_plan *plan, int direction, uint64_t out, uint64_t in);
+#elif VKFFTGO_BACKEND == 0 && !defined(VKFFTGO_NO_PROTOTYPES) /* Vulkan: handles as vulkan_core.h declares them in 64-bit builds */
+struct VkInstance_T;
+struct VkPhysicalDevice_T;
+struct VkDevice_T;
+struct VkQueue_T;
+struct VkBuffer_T;
+/* The device's VkInstance, VkPhysicalDevice, VkDevice and the queue family its queues come
+ * from (each output may be NULL); owned by the library: do not destroy them. Create your
+ * own VkBuffers on this VkDevice to pass them to vkfftgo_execute_vk. */
+vkfftgo_status vkfftgo_device_vk_handles(vkfftgo_device *device, struct VkInstance_T **instance,
+					 struct VkPhysicalDevice_T **physical, struct VkDevice_T **dev,
+					 uint32_t *queue_family);
+/* The VkQueue the device submits its work to. VkQueue is externally synchronised: do not
+ * submit to it while a vkfftgo call on the device runs; vkfftgo_device_sync first. */
+vkfftgo_status vkfftgo_device_vk_queue(vkfftgo_device *device, struct VkQueue_T **queue);
+/* The buffer's VkBuffer (device-local, storage and transfer usage); owned by the buffer. */
+vkfftgo_status vkfftgo_buffer_vk_buffer(vkfftgo_buffer *buffer, struct VkBuffer_T **buf);
+/* Transforms VkBuffers of the device's VkDevice (bound to memory, with storage-buffer and
+ * transfer-src/dst usage); out may equal in. Queued only: vkfftgo_device_sync waits. */
+vkfftgo_status vkfftgo_execute_vk(vkfftgo_plan *plan, int direction, struct VkBuffer_T *out,
+				  struct VkBuffer_T *in);
 #endif
 
 #ifdef __cplusplus

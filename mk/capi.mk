@@ -1,5 +1,5 @@
 # C API: libvkfftgo.so, its headers and config files (issue 3). Included by the Makefile.
-#   make lib [BACKEND=opencl|cuda]          -> $(BUILD)/lib/libvkfftgo.so.X.Y.Z, include/, pkgconfig, cmake
+#   make lib [BACKEND=opencl|cuda|vulkan]   -> $(BUILD)/lib/libvkfftgo.so.X.Y.Z, include/, pkgconfig, cmake
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #   make test-capi                          (part of make test)
 PREFIX ?= /usr/local

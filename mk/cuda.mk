@@ -59,10 +59,11 @@ gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and
 	@scripts/cuda-sdk.sh $(CUDA_SDK) # also fetches the libnvrtc .debs
 	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/src $(BUILD)
 	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))
+	$(call vulkan_bundle,$(GPU_BUNDLE))
 	# the concurrency tests under the race detector (GPU step race)
 	CGO_CFLAGS="-O2 -g $(CUDA_CFLAGS)" CGO_LDFLAGS="$(CUDA_LDFLAGS)" $(GO) test -c -race -tags cuda -ldflags='-s -w' -o $(GPU_BUNDLE)/vkfft-race.test ./vkfft/
 	if [ -n "$(NVRTC_DEBS)" ]; then mkdir -p $(GPU_BUNDLE)/debs && cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/; fi
-	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c vkfft/vkg_kern_opencl.c,$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c vkfft/vkg_kern_opencl.c $(wildcard vkfft/vkg_*vulkan*.c),$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
 	$(MAKE) --no-print-directory gpu-bundle-capi

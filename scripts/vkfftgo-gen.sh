@@ -14,7 +14,7 @@ case "$backend" in
   vulkan) num=0 ;;
   cuda) num=1 ;;
   opencl) num=3 ;;
-  *) echo "vkfftgo-gen: unknown backend '$backend' (opencl, cuda)" >&2; exit 2 ;;
+  *) echo "vkfftgo-gen: unknown backend '$backend' (opencl, cuda, vulkan)" >&2; exit 2 ;;
 esac
 ver() { sed -n "s/^#define VKFFTGO_LIB_VERSION_$1 \([0-9]*\)$/\1/p" "$root/capi/version.h"; }
 major=$(ver MAJOR) minor=$(ver MINOR) patch=$(ver PATCH)

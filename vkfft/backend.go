@@ -6,7 +6,7 @@ import "fmt"
 type Backend int
 
 const (
-	// Vulkan is VKFFT_BACKEND 0 (not implemented yet).
+	// Vulkan is VKFFT_BACKEND 0, chosen with the vulkan build tag.
 	Vulkan Backend = 0
 	// CUDA is VKFFT_BACKEND 1, chosen with the cuda build tag.
 	CUDA Backend = 1

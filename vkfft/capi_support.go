@@ -7,9 +7,9 @@ package vkfft
 import "fmt"
 
 // Native returns the buffer's device memory as the backend's handle, as an integer: a
-// cl_mem on OpenCL, a CUdeviceptr on CUDA; 0 once the buffer is closed. The memory
-// stays owned by the Buffer: it is valid until Close. Native handles are uintptr
-// throughout the package (NativeQueue, ForwardNative, OpenCLContext, ...).
+// cl_mem on OpenCL, a CUdeviceptr on CUDA, a VkBuffer on Vulkan; 0 once the buffer is
+// closed. The memory stays owned by the Buffer: it is valid until Close. Native handles
+// are uintptr throughout the package (NativeQueue, ForwardNative, OpenCLContext, ...).
 func (b *Buffer[T]) Native() uintptr {
 	b.b.mu.RLock()
 	defer b.b.mu.RUnlock()
@@ -18,7 +18,7 @@ func (b *Buffer[T]) Native() uintptr {
 
 // NativeQueue returns the device's in-order queue, which every transform and copy of
 // the device is submitted to: a cl_command_queue on OpenCL, a CUstream on CUDA (the
-// legacy default stream is 0); 0 once the device is closed or without a backend. It is
+// legacy default stream is 0), a VkQueue on Vulkan; 0 once the device is closed or without a backend. It is
 // owned by the Device and valid until Close.
 func (d *Device) NativeQueue() uintptr {
 	h, err := d.use("native queue")

@@ -358,6 +358,12 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 			// results in a real or padded convolution
 			return fmt.Errorf("%w: several kernels need complex data of 2 or 3 axes without zero padding", ErrUnsupported)
 		}
+		if compiledBackend == Vulkan && c.items > 1 {
+			// Vulkan binds the result buffer with the plan's size, one item's: the items
+			// after the first, at offsets into it, would fall outside the binding
+			return fmt.Errorf("%w: several kernels with Batch > 1 on Vulkan (the result binding holds one item)",
+				ErrUnsupported)
+		}
 		if c.out, err = c.alloc(c.outBytes); err != nil {
 			return err
 		}

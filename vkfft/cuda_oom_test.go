@@ -64,7 +64,7 @@ func TestCUDAOutOfMemory(t *testing.T) {
 	t.Logf("after closing 2 buffers and Trim: %d MiB free", freeMid>>20)
 
 	// a plan too big for what is free fails, repeatedly, without leaking
-	huge := Config{Shape: []int{1024, 1024, 1024}} // 8 GiB of buffers
+	huge := Config{Shape: []int{2048, 1024, 1024}} // 16 GiB of buffers, twice what is free
 	for i := 0; i < 3; i++ {
 		_, err := NewPlan[complex64](d, huge)
 		require.ErrorIs(t, err, ErrOutOfMemory)

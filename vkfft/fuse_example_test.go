@@ -1,3 +1,5 @@
+//go:build !vulkan || opencl || cuda
+
 package vkfft_test
 
 import (

@@ -124,6 +124,7 @@ func gunzip(t *testing.T, name string) string {
 // The companion kernels and the fused preludes of every format build on this device;
 // the CUDA texts are written to VKFFTGO_REWRITE_OUT for NVRTC where it is installed.
 func TestStageKernelsBuildForEveryFormat(t *testing.T) {
+	skipWithoutStages(t)
 	h, err := testDev.use("test")
 	require.NoError(t, err)
 	defer testDev.mu.RUnlock()

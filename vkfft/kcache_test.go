@@ -221,7 +221,7 @@ func TestKernelCacheKeyCoversEverything(t *testing.T) {
 		"platform":      func(id *kcacheIdent) { id.platform += "x" },
 		"compute":       func(id *kcacheIdent) { id.computeMajor++ },
 		"compute minor": func(id *kcacheIdent) { id.computeMinor++ },
-		"backend tag":   func(id *kcacheIdent) { id.tag = "nvrtc 13.0" },
+		"backend tag":   func(id *kcacheIdent) { id.tag += " nvrtc 99.0" },
 	}
 	seen := map[string]string{string(base): "base"}
 	for name, m := range mods {

@@ -1,4 +1,4 @@
-//go:build cgo && (opencl || !cuda)
+//go:build cgo && (opencl || (!cuda && !vulkan))
 
 package vkfft
 

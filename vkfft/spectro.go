@@ -187,6 +187,10 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
+	if compiledBackend == Vulkan {
+		return nil, opError(op, fmt.Errorf("%w: the spectrometer on Vulkan: its fused stages and companion "+
+			"kernels are generated for OpenCL C and CUDA C only", ErrUnsupported))
+	}
 	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
 	if !cfg.Input.Complex() {
 		sp.bins = cfg.N/2 + 1

@@ -95,6 +95,7 @@ func accumulateRaw(sp *Spectrometer, raw []byte) error {
 // of several passes (a small SharedMemory makes VkFFT split even short ones), with the
 // bins in VkFFT's order or reordered by VkFFT. Relative L2 error ≤ 1e-5 everywhere.
 func TestSpectrometerAccuracy(t *testing.T) {
+	skipWithoutStages(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	win := make([]float32, 512)
 	for i := range win {

@@ -31,8 +31,14 @@ typedef cl_mem vkg_native_mem;
 /* VkFFT's driver and NVRTC calls go through the run-time loaded library pointers */
 #include "vkg_cuda_dl.h"
 typedef void *vkg_native_mem;
+#elif VKFFT_BACKEND == 0
+#include "vkg_vulkan.h"
+typedef VkBuffer vkg_native_mem;
+/* VkFFT submits its table uploads itself: through the queue's lock (VkQueue is
+ * externally synchronised, and other threads submit to the same queue) */
+#define vkQueueSubmit vkg_vk_queue_submit
 #else
-#error "vkfftgo: unsupported VKFFT_BACKEND (the build tag picks 3 for opencl, 1 for cuda)"
+#error "vkfftgo: unsupported VKFFT_BACKEND (the build tag picks 3 for opencl, 1 for cuda, 0 for vulkan)"
 #endif
 
 /* VkFFT reports problems (compiler logs, and whole kernel sources when a compile fails)
@@ -93,6 +99,7 @@ static nvrtcResult vkg_hook_create_program(nvrtcProgram *, const char *, const c
 #endif
 #include <vkFFT.h>
 #undef printf
+#undef vkQueueSubmit
 #include "vkg_core_fuse.h"
 
 #define VKG_MIN_VKFFT_VERSION 10304
@@ -114,6 +121,8 @@ struct vkg_plan {
 	 * (CUDA: config.stream, fixed per application in 1.3.4, so it points here) */
 #if VKFFT_BACKEND == 1
 	cudaStream_t launch_queue;
+#elif VKFFT_BACKEND == 0
+	struct vkg_vk_plan *vk; /* recorded command buffers (vkg_core_vulkan.h) */
 #else
 	cl_command_queue launch_queue;
 #endif
@@ -182,6 +191,10 @@ static vkg_native_mem native_mem(vkg_mem m)
 {
 	return (vkg_native_mem)(uintptr_t)m;
 }
+
+#if VKFFT_BACKEND == 0
+#include "vkg_core_vulkan.h"
+#endif
 
 /* ---- layout: axes, strides, storage precision, real-to-real, in-place R2C ----
  * The Go side (layout.go) has resolved numpy's shape, axes and strides into VkFFT's
@@ -252,6 +265,9 @@ static uint64_t device_queue(const vkg_plan *plan)
 {
 #if VKFFT_BACKEND == 1
 	return (uint64_t)(uintptr_t) * (cudaStream_t *)plan->native.queue;
+#elif VKFFT_BACKEND == 0
+	(void)plan;
+	return 0; /* callers name queues by their vkg_vk_queue; the device's own is 0 */
 #else
 	return (uint64_t)(uintptr_t) * (cl_command_queue *)plan->native.queue;
 #endif
@@ -315,6 +331,10 @@ static int order_release(vkg_plan *plan, uint64_t queue, vkg_status *st)
 static int enqueue(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, uint64_t queue,
 		   vkg_status *st)
 {
+#if VKFFT_BACKEND == 0
+	double s = inverse ? plan->params.inverse_scale : plan->params.forward_scale;
+	return vk_run_on(plan, inverse, buffer, real_buffer, queue, s == 0.0 ? 1.0 : s, st);
+#else
 	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
 	VkFFTResult r;
 	int is_r2c = plan->uses_input_buffer;
@@ -345,6 +365,7 @@ static int enqueue(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buf
 		return vkg_mem_scale_on(plan->dev, queue, out, n, plan->params.double_precision, scale, st);
 	}
 	return VKG_OK;
+#endif
 }
 
 /* ---- the plan's side of a vkg_run (vkg_xfer.h) ---- */
@@ -524,6 +545,10 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	plan->launch_queue = *(cudaStream_t *)plan->native.queue;
 	c.stream = &plan->launch_queue;
 	c.num_streams = 1;
+#elif VKFFT_BACKEND == 0
+	rc = vk_plan_setup(plan, &c, st);
+	if (rc)
+		goto fail_app;
 #endif
 	if (vkg_stages_active(&p->stages)) {
 		rc = vkg_stages_configure(&plan->stage, p, &c, st);
@@ -590,6 +615,9 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	return VKG_OK;
 
 fail_app:
+#if VKFFT_BACKEND == 0
+	vk_plan_free(plan);
+#endif
 	free(plan->app);
 	free(plan);
 	return rc;
@@ -625,9 +653,15 @@ void vkg_plan_destroy(vkg_plan *plan)
 	}
 	if (plan->device_pending)
 		vkg_device_sync(plan->dev, &st);
+#if VKFFT_BACKEND == 0
+	vk_plan_quiesce(plan); /* deleteVkFFT destroys pipelines and buffers the queue may use */
+#endif
 	deleteVkFFT(plan->app);
 	if (entered)
 		vkg_ctx_leave(plan->dev);
+#if VKFFT_BACKEND == 0
+	vk_plan_free(plan);
+#endif
 	free(plan->app);
 	free(plan);
 }
@@ -644,6 +678,11 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 		rc = vkg_mem_copy_on(plan->dev, queue, buffer, copy_from, plan->buffer_size, st);
 	if (rc == VKG_OK)
 		rc = enqueue(plan, inverse, buffer, real_buffer, queue, st);
+#if VKFFT_BACKEND == 0
+	/* the caller returns with the work queued: start it unless the queue is busy */
+	if (rc == VKG_OK)
+		rc = vkg_vk_queue_kick(plan->dev, queue, st);
+#endif
 	r2 = order_release(plan, queue, rc == VKG_OK ? st : &release_st);
 	if (rc == VKG_OK)
 		rc = r2;
@@ -670,6 +709,41 @@ int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vk
 
 /* ---- stages: runs with explicit buffers (vkg_core_fuse.h) ---- */
 
+#if VKFFT_BACKEND == 0
+int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
+		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st)
+{
+	struct vkg_stage_state *s = &plan->stage;
+	int out_in_buffer = s->cfg.conv == VKG_CONV_APPLY && !s->cfg.separate_output && !s->cfg.return_to_input;
+	vk_stage_run run = {0};
+	vkg_status release_st;
+	int rc, r2;
+
+	if (out_in_buffer && output)
+		buffer = output;
+	run.buffer = buffer ? native_mem(buffer) : plan->buffer;
+	if (s->cfg.separate_input)
+		run.input = input ? native_mem(input) : s->input;
+	else if (plan->params.kind == VKG_R2C)
+		run.input = input ? native_mem(input) : plan->real;
+	if (s->cfg.separate_output)
+		run.output = output ? native_mem(output) : s->output;
+	if (s->cfg.offsets_at_launch) {
+		run.input_off = input_off;
+		run.output_off = output_off;
+		if (out_in_buffer)
+			run.buffer_off = output_off;
+	}
+	rc = order_claim(plan, queue, st);
+	if (rc)
+		return rc;
+	rc = vk_run_stages(plan, inverse, queue, &run, st);
+	if (rc == VKG_OK)
+		rc = vkg_vk_queue_kick(plan->dev, queue, st);
+	r2 = order_release(plan, queue, rc ? &release_st : st);
+	return rc ? rc : r2;
+}
+#else
 int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer, vkg_mem input,
 		    uint64_t input_off, vkg_mem output, uint64_t output_off, vkg_status *st)
 {
@@ -705,7 +779,7 @@ int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer,
 	}
 #if VKFFT_BACKEND == 1
 	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
-#else
+#elif VKFFT_BACKEND == 3
 	plan->launch_queue = queue ? (cl_command_queue)(uintptr_t)queue
 				   : *(cl_command_queue *)plan->native.queue;
 	lp.commandQueue = &plan->launch_queue;
@@ -721,6 +795,7 @@ int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer,
 	r2 = order_release(plan, queue, rc ? &release_st : st);
 	return rc ? rc : r2;
 }
+#endif
 
 int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem input, vkg_mem output,
 			 int wait, vkg_status *st)

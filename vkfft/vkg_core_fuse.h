@@ -48,6 +48,12 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 	const struct vkg_plan_stages *g = &p->stages;
 	int i;
 
+#if VKFFT_BACKEND == 0
+	/* the rewriter knows VkFFT's OpenCL C and CUDA C, not its GLSL */
+	if (g->fuse_load || g->fuse_store)
+		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+				"not supported on Vulkan: fused load/store stages (the rewriter knows OpenCL C and CUDA C)");
+#endif
 	s->cfg = *g; /* the text pointers are the caller's: vkg_plan_create clears them after init */
 	if (g->separate_input) {
 		s->input = (vkg_native_mem)(uintptr_t)g->input_buffer;
@@ -306,7 +312,7 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			if (r != CUDA_SUCCESS)
 				return vkg_fail(st, VKG_ERR_BACKEND, (int)r, "binding the fused kernel's arguments");
 		}
-#else
+#elif VKFFT_BACKEND == 3
 		{
 			cl_uint nargs = 0;
 			cl_mem w = (cl_mem)(uintptr_t)s->cfg.fuse_window, o = (cl_mem)(uintptr_t)s->cfg.fuse_out;
@@ -320,6 +326,8 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 				return vkg_fail(st, VKG_ERR_BACKEND, err, "binding the fused kernel's arguments (%u of them): error %d",
 						nargs, err);
 		}
+#else
+		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "fused stages are not supported on Vulkan");
 #endif
 		bound++;
 	}

@@ -94,7 +94,13 @@ int vkg_cuda_dl_load_nvrtc(char *err, size_t errlen);
 const char *vkg_cuda_dl_driver_path(void);
 const char *vkg_cuda_dl_nvrtc_path(void);
 
+/* The toolkit folder whose include/cuda_fp16.h VkFFT's fp16 kernels include (found at
+ * run time, vkg_cuda_load.c); VkFFT's default is "" (a file at /include/). */
+const char *vkg_cuda_toolkit_root(void);
+
 #ifndef VKG_CUDA_DL_LOADER
+#undef CUDA_TOOLKIT_ROOT_DIR
+#define CUDA_TOOLKIT_ROOT_DIR vkg_cuda_toolkit_root()
 /* every call below goes through its pointer */
 #undef cuInit
 #define cuInit (*vkg_dl_cuInit)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define VKG_DL_DEFINE(f) __typeof__(f) *vkg_dl_##f;
 VKG_CUDA_DRIVER_FUNCS(VKG_DL_DEFINE)
@@ -171,3 +172,46 @@ int vkg_cuda_dl_load_nvrtc(char *err, size_t errlen)
 
 const char *vkg_cuda_dl_driver_path(void) { return driver.path; }
 const char *vkg_cuda_dl_nvrtc_path(void) { return nvrtc.path; }
+
+/* VkFFT's fp16 kernels (StorageHalf) include <CUDA_TOOLKIT_ROOT_DIR/include/cuda_fp16.h>;
+ * vkg_core.c makes that macro this call. The first directory with that header, of
+ * $CUDA_HOME, $CUDA_PATH, the toolkit the loaded NVRTC belongs to (its lib folder's
+ * parent: /usr/local/cuda-13.0/targets/x86_64-linux for the H200's) and /usr/local/cuda.
+ * Without one, such a kernel fails to compile with NVRTC naming the missing file. */
+static char toolkit_root[4096];
+static pthread_once_t toolkit_once = PTHREAD_ONCE_INIT;
+
+static int has_fp16_header(const char *root)
+{
+	char path[4200];
+	if (!root || !*root || strlen(root) >= sizeof toolkit_root)
+		return 0;
+	snprintf(path, sizeof path, "%s/include/cuda_fp16.h", root);
+	return access(path, R_OK) == 0;
+}
+
+static void find_toolkit_root(void)
+{
+	char lib[4096], *slash;
+	const char *env[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH")};
+	for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+		if (has_fp16_header(env[i])) {
+			snprintf(toolkit_root, sizeof toolkit_root, "%s", env[i]);
+			return;
+		}
+	if (nvrtc.path[0] && realpath(nvrtc.path, lib)) {
+		for (int up = 0; up < 2 && (slash = strrchr(lib, '/')) != NULL; up++)
+			*slash = '\0'; /* .../lib/libnvrtc.so.13 -> ... */
+		if (has_fp16_header(lib)) {
+			snprintf(toolkit_root, sizeof toolkit_root, "%s", lib);
+			return;
+		}
+	}
+	snprintf(toolkit_root, sizeof toolkit_root, "%s", "/usr/local/cuda");
+}
+
+const char *vkg_cuda_toolkit_root(void)
+{
+	pthread_once(&toolkit_once, find_toolkit_root);
+	return toolkit_root;
+}

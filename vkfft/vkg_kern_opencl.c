@@ -1,4 +1,4 @@
-//go:build opencl || !cuda
+//go:build opencl || (!cuda && !vulkan)
 
 /* vkg_kern_opencl.c — companion kernels on OpenCL: programs built from OpenCL C source or
  * from the device binary an earlier build returned (the kernel cache keeps those). */

@@ -1,4 +1,4 @@
-//go:build opencl || !cuda
+//go:build opencl || (!cuda && !vulkan)
 
 /* vkg_opencl.c — devices and memory through OpenCL (VKFFT_BACKEND 3). */
 #define _GNU_SOURCE

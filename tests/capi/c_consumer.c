@@ -123,6 +123,30 @@ static void round_trip(vkfftgo_device *d, int kind, int precision, int64_t nz, i
 		}
 		EXPECT_FAIL(vkfftgo_execute_cl(p, VKFFTGO_FORWARD, NULL, min), VKFFTGO_ERROR_NULL_POINTER, "out is NULL");
 	}
+#elif VKFFTGO_BACKEND == 0
+	/* and through raw VkBuffer handles (tests/capi/vk_interop.c uses buffers of its own) */
+	{
+		struct VkBuffer_T *vin = NULL, *vspec = NULL;
+		struct VkQueue_T *q = NULL;
+		CHECK(vkfftgo_buffer_vk_buffer(bin, &vin));
+		CHECK(vkfftgo_buffer_vk_buffer(bspec, &vspec));
+		CHECK(vkfftgo_device_vk_queue(d, &q));
+		if (!vin || !vspec || !q) {
+			fprintf(stderr, "null native handle\n");
+			exit(1);
+		}
+		CHECK(vkfftgo_buffer_upload(bin, in, in_bytes));
+		CHECK(vkfftgo_execute_vk(p, VKFFTGO_FORWARD, vspec, vin));
+		CHECK(vkfftgo_execute_vk(p, VKFFTGO_INVERSE, kind == VKFFTGO_C2C ? vspec : vin, vspec));
+		memset(back, 0, in_bytes);
+		CHECK(vkfftgo_buffer_download(kind == VKFFTGO_C2C ? bspec : bin, back, in_bytes));
+		err = dbl ? max_err_d((double *)in, (double *)back, n) : max_err_f((float *)in, (float *)back, n);
+		if (!(err < tol)) {
+			fprintf(stderr, "VkBuffer round-trip error %g\n", err);
+			exit(1);
+		}
+		EXPECT_FAIL(vkfftgo_execute_vk(p, VKFFTGO_FORWARD, NULL, vin), VKFFTGO_ERROR_NULL_POINTER, "out is NULL");
+	}
 #endif
 	/* checked sizes */
 	EXPECT_FAIL(vkfftgo_execute(p, VKFFTGO_FORWARD, spec, cbytes - 1, in, in_bytes),

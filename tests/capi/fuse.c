@@ -186,6 +186,26 @@ int main(void)
 	vkfftgo_spectrometer *sp;
 	CHECK(vkfftgo_device_open(0, &dev));
 	test_convolution(dev);
+#if VKFFTGO_BACKEND == 0
+	{ /* Vulkan has no companion kernels: linear convolution and the spectrometer are
+	   * refused, by name */
+		vkfftgo_convolution_desc cd = VKFFTGO_CONVOLUTION_DESC_INIT;
+		vkfftgo_convolution *c = NULL;
+		float k[3] = {0};
+		cd.kind = VKFFTGO_R2C;
+		cd.rank = 1;
+		cd.shape[0] = 64;
+		cd.kernel_shape[0] = 3;
+		EXPECT_FAIL(vkfftgo_convolution_create(dev, &cd, k, sizeof k, &c), VKFFTGO_ERROR_UNSUPPORTED, "Vulkan");
+		sd.n = 64;
+		EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &sd, &sp), VKFFTGO_ERROR_UNSUPPORTED, "Vulkan");
+		sd.n = 1; /* bad input is still named as such */
+		EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &sd, &sp), VKFFTGO_ERROR_UNSUPPORTED, "N = 1");
+		CHECK(vkfftgo_device_close(dev));
+		printf("fuse: linear convolution and the spectrometer refused on Vulkan, as documented\n");
+		return 0;
+	}
+#endif
 	test_spectrometer(dev);
 	/* closing the device closes what was made on it; its handles go invalid */
 	sd.n = 64;

@@ -36,6 +36,8 @@ struct hot {
 	struct _cl_mem *ma, *mb;
 #elif VKFFTGO_BACKEND == 1
 	uint64_t ma, mb;
+#elif VKFFTGO_BACKEND == 0
+	struct VkBuffer_T *ma, *mb;
 #endif
 	const char *entered; /* the first call after which the thread had entered Go */
 	int go_probe_works;  /* a Go-side call does give the thread a signal stack */
@@ -68,6 +70,9 @@ static void *hot_thread(void *arg)
 #elif VKFFTGO_BACKEND == 1
 	HOT(vkfftgo_execute_cu(h->plan, VKFFTGO_FORWARD, h->mb, h->ma));
 	HOT(vkfftgo_execute_cu(h->plan, VKFFTGO_INVERSE, h->mb, h->mb));
+#elif VKFFTGO_BACKEND == 0
+	HOT(vkfftgo_execute_vk(h->plan, VKFFTGO_FORWARD, h->mb, h->ma));
+	HOT(vkfftgo_execute_vk(h->plan, VKFFTGO_INVERSE, h->mb, h->mb));
 #endif
 	/* every kind of plan the descriptor describes */
 	HOT(vkfftgo_execute(h->r2r, VKFFTGO_FORWARD, h->y, N * 4, h->x, N * 4));
@@ -102,6 +107,9 @@ static void *hot_thread(void *arg)
 #elif VKFFTGO_BACKEND == 1
 	HOT(vkfftgo_execute_cu(h->dead, VKFFTGO_FORWARD, h->mb, h->ma));
 	HOT(vkfftgo_execute_cu(h->plan, VKFFTGO_FORWARD, 0, h->ma));
+#elif VKFFTGO_BACKEND == 0
+	HOT(vkfftgo_execute_vk(h->dead, VKFFTGO_FORWARD, h->mb, h->ma));
+	HOT(vkfftgo_execute_vk(h->plan, VKFFTGO_FORWARD, NULL, h->ma));
 #endif
 	HOT(vkfftgo_last_error());
 	HOT(vkfftgo_status_string(VKFFTGO_ERROR_CLOSED));
@@ -159,6 +167,9 @@ static void no_go_on_the_hot_path(void)
 #elif VKFFTGO_BACKEND == 1
 	CHECK(vkfftgo_buffer_cu_ptr(h.a, &h.ma));
 	CHECK(vkfftgo_buffer_cu_ptr(h.b, &h.mb));
+#elif VKFFTGO_BACKEND == 0
+	CHECK(vkfftgo_buffer_vk_buffer(h.a, &h.ma));
+	CHECK(vkfftgo_buffer_vk_buffer(h.b, &h.mb));
 #endif
 	pthread_create(&t, NULL, hot_thread, &h);
 	pthread_join(t, NULL);

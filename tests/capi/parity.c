@@ -247,7 +247,18 @@ static void test_open_context(void)
 	printf("open_cu: the test's context and stream used, left intact at close, no context left current; bad arguments refused\n");
 }
 #else
-static void test_open_context(void) { printf("open context: no backend\n"); }
+/* Vulkan: both context calls exist and say that this library cannot serve them */
+static void test_open_context(void)
+{
+	static int not_a_context;
+	vkfftgo_device *d;
+	EXPECT_FAIL(vkfftgo_device_open_cu((struct CUctx_st *)(void *)&not_a_context, NULL, &d), VKFFTGO_ERROR_UNSUPPORTED,
+		    "-tags cuda");
+	EXPECT_FAIL(vkfftgo_device_open_cl((struct _cl_context *)(void *)&not_a_context, NULL, NULL, &d),
+		    VKFFTGO_ERROR_UNSUPPORTED, "-tags opencl");
+	EXPECT_FAIL(vkfftgo_device_open_cu(NULL, NULL, &d), VKFFTGO_ERROR_NULL_POINTER, "context is NULL");
+	printf("open context: vkfftgo_device_open_cu/_cl refused in the %s library\n", vkfftgo_backend_name());
+}
 #endif
 
 static vkfftgo_device *dev;

@@ -1,7 +1,7 @@
-//go:build !(cgo && cuda && !opencl)
+//go:build !(cgo && ((cuda && !opencl) || (vulkan && !opencl && !cuda)))
 
 // Command bench is the binding's side of the GPU benchmark (make gpu-bundle); it
-// measures the CUDA backend and is built with -tags cuda.
+// measures the CUDA or the Vulkan backend and is built with -tags cuda or -tags vulkan.
 package main
 
 import (
@@ -10,6 +10,6 @@ import (
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "bench: build with -tags cuda (see make gpu-bundle)")
+	fmt.Fprintln(os.Stderr, "bench: build with -tags cuda or -tags vulkan (see make gpu-bundle)")
 	os.Exit(2)
 }

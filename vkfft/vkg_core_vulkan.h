@@ -1,0 +1,265 @@
+/* vkg_core_vulkan.h — the Vulkan part of vkg_core.c's translation unit: it is included by
+ * vkg_core.c only (after struct vkg_plan, for VKFFT_BACKEND 0) and is no header of its own.
+ *
+ * VkFFT records a transform into a command buffer. A plan records each direction once,
+ * into a secondary command buffer of its own (simultaneous use), and every later call
+ * only appends that buffer to the queue's batch (vkCmdExecuteCommands): no re-recording
+ * and no descriptor update per call. A recording stays valid while the plan runs on the
+ * same buffers with the same scale; a call with other buffers re-records the direction.
+ *
+ * VkFFT binds buffers through descriptor sets that it rewrites when a launch names other
+ * buffers — and it decides that by comparing the *pointers* to the buffer handles, not the
+ * handles. So each buffer has two slots, and a new handle goes into the slot not in use.
+ * Rewriting a descriptor set that a submitted command buffer still uses is not allowed:
+ * before re-recording, the plan waits for its last submitted use.
+ *
+ * VkFFT 1.3.4 writes some descriptor sets at creation before all of its own buffers exist
+ * (single-precision Bluestein sizes such as 509, 1031, 2039 bind VK_NULL_HANDLE for the
+ * chirp buffers and compute zeros): the first recording always makes it rewrite them.
+ */
+
+static void scale_target(vkg_plan *plan, int inverse, vkg_mem *out, uint64_t *n); /* vkg_core.c */
+
+typedef struct vkg_vk_plan {
+	VkCommandPool pool; /* VkFFT's during creation, then the secondary buffers' */
+	VkFence fence;      /* VkFFT waits on it for its table uploads */
+	VkBuffer buf_slot[2], real_slot[2];
+	int buf_cur, real_cur;
+	int fresh; /* no recording yet: force VkFFT to rewrite its descriptor sets */
+	int uses_input; /* VkFFT reads an inputBuffer (R2C's real data, or a layout's input) */
+	VkCommandBuffer sec[2]; /* [0] forward, [1] inverse */
+	int sec_valid[2];
+	VkBuffer sec_buf[2], sec_real[2];
+	double sec_scale[2];
+	VkBuffer in_slot[2], out_slot[2]; /* stage runs' separate input and output (vk_run_stages) */
+	int in_cur, out_cur;
+	vkg_vk_use last; /* where and when the plan last ran */
+	uint64_t recordings; /* how often a direction was recorded (tests: once per direction) */
+} vkg_vk_plan;
+
+/* Fills the Vulkan part of VkFFT's configuration and makes the plan's pool and fence. */
+static int vk_plan_setup(vkg_plan *plan, VkFFTConfiguration *c, vkg_status *st)
+{
+	vkg_vk_handles h;
+	vkg_vk_plan *vk = calloc(1, sizeof *vk);
+	int rc;
+	if (!vk)
+		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
+	rc = vkg_vk_plan_pool(plan->dev, &vk->pool, &vk->fence, st);
+	if (rc) {
+		free(vk);
+		return rc;
+	}
+	plan->vk = vk;
+	vkg_vk_device_handles(plan->dev, &h);
+	c->physicalDevice = h.physical;
+	c->device = h.device;
+	c->queue = h.queue; /* its submissions go through vkg_vk_queue_submit (the queue's lock) */
+	c->commandPool = &vk->pool;
+	c->fence = &vk->fence;
+	c->pipelineCache = h.pipeline_cache;
+	c->isCompilerInitialized = 1; /* glslang is initialised once per process by the backend */
+	vk->buf_slot[0] = plan->buffer;
+	vk->fresh = 1;
+	c->buffer = &vk->buf_slot[0];
+	/* the core has set inputBuffer (to the plan's real buffer) where VkFFT reads one */
+	if (c->inputBuffer) {
+		vk->real_slot[0] = *c->inputBuffer;
+		c->inputBuffer = &vk->real_slot[0];
+		vk->uses_input = 1;
+	}
+	return VKG_OK;
+}
+
+/* Waits until nothing the plan recorded can still run (before deleteVkFFT). */
+static void vk_plan_quiesce(vkg_plan *plan)
+{
+	vkg_status st;
+	if (!plan->vk)
+		return;
+	vkg_vk_use_wait(plan->dev, &plan->vk->last, &st);
+	vkg_vk_use_clear(&plan->vk->last);
+}
+
+/* Frees the pool (and with it the recorded command buffers) and the fence. */
+static void vk_plan_free(vkg_plan *plan)
+{
+	if (!plan->vk)
+		return;
+	vkg_vk_plan_pool_free(plan->dev, plan->vk->pool, plan->vk->fence);
+	free(plan->vk);
+	plan->vk = NULL;
+}
+
+/* slot_for returns the slot VkFFT must be pointed at for handle b. */
+static VkBuffer *slot_for(VkBuffer slots[2], int *cur, VkBuffer b)
+{
+	if (slots[*cur] != b) {
+		*cur ^= 1;
+		slots[*cur] = b;
+	}
+	return &slots[*cur];
+}
+
+/* Records direction d on buffers b (complex) and r (real, R2C) into the plan's secondary
+ * command buffer, with the output scaling after it. */
+static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale, vkg_status *st)
+{
+	vkg_vk_plan *vk = plan->vk;
+	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
+	VkCommandBufferInheritanceInfo inh = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VkFFTResult fr;
+	VkResult res;
+	int rc;
+
+	vk->sec_valid[d] = 0;
+	/* the old recording, or a stage run, and the descriptor sets they bind may still be in
+	 * flight */
+	if ((rc = vkg_vk_use_wait(plan->dev, &vk->last, st)) != VKG_OK)
+		return rc;
+	if (vk->sec[d]) {
+		res = vkResetCommandBuffer(vk->sec[d], 0);
+		if (res != VK_SUCCESS)
+			return vkg_vk_fail(st, res, "vkResetCommandBuffer");
+	} else {
+		VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+		vkg_vk_handles h;
+		vkg_vk_device_handles(plan->dev, &h);
+		ai.commandPool = vk->pool;
+		ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+		ai.commandBufferCount = 1;
+		res = vkAllocateCommandBuffers(*h.device, &ai, &vk->sec[d]);
+		if (res != VK_SUCCESS) {
+			vk->sec[d] = VK_NULL_HANDLE;
+			return vkg_vk_fail(st, res, "vkAllocateCommandBuffers");
+		}
+	}
+	bi.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+	bi.pInheritanceInfo = &inh;
+	res = vkBeginCommandBuffer(vk->sec[d], &bi);
+	if (res != VK_SUCCESS)
+		return vkg_vk_fail(st, res, "vkBeginCommandBuffer");
+	lp.commandBuffer = &vk->sec[d];
+	if (vk->fresh) {
+		/* another pointer to the same handle: VkFFT rewrites every descriptor set */
+		vk->buf_cur ^= 1;
+		vk->buf_slot[vk->buf_cur] = b;
+		vk->fresh = 0;
+	}
+	lp.buffer = slot_for(vk->buf_slot, &vk->buf_cur, b);
+	if (vk->uses_input)
+		lp.inputBuffer = slot_for(vk->real_slot, &vk->real_cur, r);
+	vkg_log_reset();
+	fr = VkFFTAppend(plan->app, d ? 1 : -1, &lp);
+	if (fr != VKFFT_SUCCESS) {
+		vkEndCommandBuffer(vk->sec[d]);
+		return vkg_vkfft_fail(st, fr, d ? "inverse FFT failed" : "forward FFT failed");
+	}
+	if (scale != 1.0) {
+		vkg_mem out;
+		uint64_t n;
+		/* the core's choice of output and length, on the buffers of this recording */
+		plan->launch_buffer = b;
+		plan->launch_real = r;
+		scale_target(plan, d, &out, &n);
+		vkg_vk_cmd_barrier(vk->sec[d]);
+		rc = vkg_vk_cmd_scale(plan->dev, vk->sec[d], (VkBuffer)(uintptr_t)out, n, plan->params.double_precision,
+				      scale, st);
+		if (rc) {
+			vkEndCommandBuffer(vk->sec[d]);
+			return rc;
+		}
+	}
+	res = vkEndCommandBuffer(vk->sec[d]);
+	if (res != VK_SUCCESS)
+		return vkg_vk_fail(st, res, "vkEndCommandBuffer");
+	vk->sec_valid[d] = 1;
+	vk->recordings++;
+	vk->sec_buf[d] = b;
+	vk->sec_real[d] = r;
+	vk->sec_scale[d] = scale;
+	return VKG_OK;
+}
+
+/* Appends the plan's recorded transform to queue's batch, recording it first if needed. */
+static int vk_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buffer, uint64_t queue,
+		     double scale, vkg_status *st)
+{
+	vkg_vk_plan *vk = plan->vk;
+	VkBuffer b = buffer ? (VkBuffer)(uintptr_t)buffer : plan->buffer;
+	VkBuffer r = VK_NULL_HANDLE;
+	VkCommandBuffer cb;
+	uint64_t ticket;
+	int d = inverse ? 1 : 0, rc;
+
+	if (vk->uses_input)
+		r = real_buffer ? (VkBuffer)(uintptr_t)real_buffer : plan->real;
+	if (!vk->sec_valid[d] || vk->sec_buf[d] != b || vk->sec_real[d] != r || vk->sec_scale[d] != scale) {
+		if ((rc = vk_record(plan, d, b, r, scale, st)) != VKG_OK)
+			return rc;
+	}
+	if ((rc = vkg_vk_record_begin(plan->dev, queue, &cb, st)) != VKG_OK)
+		return rc;
+	vkCmdExecuteCommands(cb, 1, &vk->sec[d]);
+	rc = vkg_vk_record_end(plan->dev, queue, &ticket, st);
+	vkg_vk_use_set(plan->dev, &vk->last, queue, ticket);
+	return rc;
+}
+
+/* The buffers and offsets of one stage run (vkg_plan_run_io); 0: not used. */
+typedef struct vk_stage_run {
+	VkBuffer buffer, input, output;
+	uint64_t buffer_off, input_off, output_off;
+} vk_stage_run;
+
+/* Records a stage run (convolution, separate input/output) straight into queue's batch:
+ * its buffers and offsets vary per call, so it is not kept as a recording. VkFFT rewrites
+ * its descriptor sets when a launch passes another pointer to a handle: another handle
+ * goes into the other slot, after the plan's submitted work (which may use the sets) has
+ * finished. */
+static int vk_run_stages(vkg_plan *plan, int inverse, uint64_t queue, const vk_stage_run *run, vkg_status *st)
+{
+	vkg_vk_plan *vk = plan->vk;
+	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
+	VkCommandBuffer cb;
+	VkFFTResult fr;
+	uint64_t ticket;
+	int rc, rebind;
+
+	rebind = vk->fresh || vk->buf_slot[vk->buf_cur] != run->buffer ||
+		 (run->input && vk->in_slot[vk->in_cur] != run->input) ||
+		 (run->output && vk->out_slot[vk->out_cur] != run->output);
+	if (rebind) {
+		if ((rc = vkg_vk_use_wait(plan->dev, &vk->last, st)) != VKG_OK)
+			return rc;
+		/* the recorded directions bind the sets about to change */
+		vk->sec_valid[0] = vk->sec_valid[1] = 0;
+	}
+	if (vk->fresh) {
+		vk->buf_cur ^= 1;
+		vk->buf_slot[vk->buf_cur] = run->buffer;
+		vk->fresh = 0;
+	}
+	lp.buffer = slot_for(vk->buf_slot, &vk->buf_cur, run->buffer);
+	if (run->input)
+		lp.inputBuffer = slot_for(vk->in_slot, &vk->in_cur, run->input);
+	if (run->output)
+		lp.outputBuffer = slot_for(vk->out_slot, &vk->out_cur, run->output);
+	lp.bufferOffset = run->buffer_off;
+	lp.inputBufferOffset = run->input_off;
+	lp.outputBufferOffset = run->output_off;
+	if ((rc = vkg_vk_record_begin(plan->dev, queue, &cb, st)) != VKG_OK)
+		return rc;
+	lp.commandBuffer = &cb;
+	vkg_log_reset();
+	fr = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
+	rc = vkg_vk_record_end(plan->dev, queue, &ticket, st);
+	vkg_vk_use_set(plan->dev, &vk->last, queue, ticket);
+	if (fr != VKFFT_SUCCESS)
+		return vkg_vkfft_fail(st, fr, plan->stage.cfg.conv == VKG_CONV_APPLY ? "convolution failed"
+					    : inverse ? "inverse FFT failed" : "forward FFT failed");
+	return rc;
+}
+
+uint64_t vkg_vk_plan_recordings(vkg_plan *plan) { return plan->vk ? plan->vk->recordings : 0; }
