@@ -105,7 +105,7 @@ func runBench(args []string) error {
 	defer dev.Close()
 	info := dev.Info()
 	fmt.Printf("device %s (%s, %s), VkFFT %s\n", info.Name, info.Backend, info.Driver, vkfft.VersionString())
-	if dir, on := vkfft.KernelCacheDir(); on {
+	if dir, on := vkfft.KernelCache().Dir(); on {
 		fmt.Printf("kernel cache %s\n", dir)
 	} else {
 		fmt.Println("kernel cache off")
@@ -152,7 +152,7 @@ func benchOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, minTime time.Dura
 		r.tol = 1e-12
 	}
 	progress("%s: building plan", s)
-	before := vkfft.ReadKernelCacheStats()
+	before := vkfft.KernelCache().Stats()
 	t0 := time.Now()
 	p, err := vkfft.NewPlan[T](dev, vkfft.Config{Shape: s.shape, Batch: s.batch})
 	r.plan = time.Since(t0)
@@ -160,7 +160,7 @@ func benchOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, minTime time.Dura
 		return r, err
 	}
 	defer p.Close()
-	after := vkfft.ReadKernelCacheStats()
+	after := vkfft.KernelCache().Stats()
 	switch {
 	case after.Hits > before.Hits:
 		r.planSource = "disk"

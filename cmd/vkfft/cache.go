@@ -38,8 +38,8 @@ func runCache(args []string) error {
 	case "list":
 		return cacheInfo(true)
 	case "clear":
-		n, err := vkfft.ClearKernelCache()
-		dir, _ := vkfft.KernelCacheDir()
+		n, err := vkfft.KernelCache().Clear()
+		dir, _ := vkfft.KernelCache().Dir()
 		fmt.Printf("removed %d entries from %s\n", n, dir)
 		return err
 	case "bench":
@@ -54,7 +54,7 @@ func runCache(args []string) error {
 }
 
 func cacheInfo(list bool) error {
-	info, entries, err := vkfft.ReadKernelCacheInfo()
+	info, entries, err := vkfft.KernelCache().Info()
 	if err != nil {
 		return err
 	}
@@ -105,8 +105,8 @@ func cacheMiB(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20
 // CacheSummary is one line on the caches for benchmark output: the disk cache's
 // counters in this process and, given a device, its plan cache's.
 func CacheSummary(d *vkfft.Device) string {
-	ks := vkfft.ReadKernelCacheStats()
-	dir, on := vkfft.KernelCacheDir()
+	ks := vkfft.KernelCache().Stats()
+	dir, on := vkfft.KernelCache().Dir()
 	if !on {
 		dir = "off"
 	}
@@ -299,7 +299,7 @@ func cacheBenchChild(args []string) error {
 		return err
 	}
 	// the counters of the timed build (the plan cache's first build below loads from disk too)
-	ks := vkfft.ReadKernelCacheStats()
+	ks := vkfft.KernelCache().Stats()
 	r.Hits, r.Misses, r.Rejected, r.Stored, r.Problem = ks.Hits, ks.Misses, ks.Rejected, ks.Stored, ks.LastProblem
 	if *mode == "disk" {
 		if s.double {

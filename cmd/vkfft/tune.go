@@ -68,7 +68,7 @@ func runTune(args []string) error {
 	defer dev.Close()
 	info := dev.Info()
 	fmt.Printf("device %s (%s, %s), VkFFT %s\n", info.Name, info.Backend, info.Driver, vkfft.VersionString())
-	if dir, on := vkfft.KernelCacheDir(); on {
+	if dir, on := vkfft.KernelCache().Dir(); on {
 		fmt.Printf("tunings stored in %s\n", dir)
 	} else {
 		fmt.Println("kernel cache off: tunings last for this process only")
