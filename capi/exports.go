@@ -194,10 +194,8 @@ func vkfftgo_device_mem_stats(h *C.vkfftgo_device, stats *C.vkfftgo_mem_stats) (
 	if stats == nil {
 		return fail(fn, errNull("stats"))
 	}
-	if uintptr(stats.size) < C.sizeof_vkfftgo_mem_stats {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"stats->size is %d, want %d: initialise it with VKFFTGO_MEM_STATS_INIT", stats.size,
-			C.sizeof_vkfftgo_mem_stats))
+	if err := checkStatsSize(uintptr(stats.size), C.sizeof_vkfftgo_mem_stats, "VKFFTGO_MEM_STATS_INIT"); err != nil {
+		return fail(fn, err)
 	}
 	m := d.d.MemStats()
 	stats.live_allocations = C.int64_t(m.LiveAllocations)
@@ -246,10 +244,8 @@ func vkfftgo_alloc_cache_get_stats(h *C.vkfftgo_device, stats *C.vkfftgo_alloc_c
 	if stats == nil {
 		return fail(fn, errNull("stats"))
 	}
-	if uintptr(stats.size) < C.sizeof_vkfftgo_alloc_cache_stats {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"stats->size is %d, want %d: initialise it with VKFFTGO_ALLOC_CACHE_STATS_INIT", stats.size,
-			C.sizeof_vkfftgo_alloc_cache_stats))
+	if err := checkStatsSize(uintptr(stats.size), C.sizeof_vkfftgo_alloc_cache_stats, "VKFFTGO_ALLOC_CACHE_STATS_INIT"); err != nil {
+		return fail(fn, err)
 	}
 	st := d.d.AllocCache().Stats()
 	stats.hits = C.int64_t(st.Hits)
@@ -284,6 +280,32 @@ func readDesc(desc *C.vkfftgo_plan_desc) (planDesc, error) {
 		return parseDesc(unsafe.Slice((*byte)(unsafe.Pointer(desc)), min(size, knownDescSize)))
 	}
 	return parseDesc(unsafe.Slice((*byte)(unsafe.Pointer(desc)), size))
+}
+
+// lookupDeviceDesc finds a live device and reads a plan descriptor, the common start of
+// the calls that make a plan (plan_create, plan_acquire, pipeline_create).
+func lookupDeviceDesc(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc) (*cdev, planDesc, error) {
+	d, err := lookupDevice(dh)
+	if err != nil {
+		return nil, planDesc{}, err
+	}
+	if desc == nil {
+		return nil, planDesc{}, errNull("desc")
+	}
+	pd, err := readDesc(desc)
+	if err != nil {
+		return nil, planDesc{}, err
+	}
+	return d, pd, nil
+}
+
+// checkStatsSize checks the size field of a caller's size-prefixed stats struct.
+func checkStatsSize(size, want uintptr, init string) error {
+	if size < want {
+		return errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "stats->size is %d, want %d: initialise it with %s", size,
+			want, init)
+	}
+	return nil
 }
 
 // knownDescSize is the size of this version's vkfftgo_plan_desc.
@@ -444,14 +466,7 @@ func vkfftgo_plan_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **
 		return fail(fn, errNull("plan output pointer"))
 	}
 	*out = nil
-	d, err := lookupDevice(dh)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if desc == nil {
-		return fail(fn, errNull("desc"))
-	}
-	pd, err := readDesc(desc)
+	d, pd, err := lookupDeviceDesc(dh, desc)
 	if err != nil {
 		return fail(fn, err)
 	}

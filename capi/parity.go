@@ -121,10 +121,8 @@ func vkfftgo_kernel_cache_get_stats(stats *C.vkfftgo_kernel_cache_stats) (rc C.v
 	if stats == nil {
 		return fail(fn, errNull("stats"))
 	}
-	if uintptr(stats.size) < C.sizeof_vkfftgo_kernel_cache_stats {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"stats->size is %d, want %d: initialise it with VKFFTGO_KERNEL_CACHE_STATS_INIT", stats.size,
-			C.sizeof_vkfftgo_kernel_cache_stats))
+	if err := checkStatsSize(uintptr(stats.size), C.sizeof_vkfftgo_kernel_cache_stats, "VKFFTGO_KERNEL_CACHE_STATS_INIT"); err != nil {
+		return fail(fn, err)
 	}
 	kc := vkfft.KernelCache()
 	st := kc.Stats()
@@ -162,14 +160,7 @@ func vkfftgo_plan_acquire(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out *
 		return fail(fn, errNull("plan output pointer"))
 	}
 	*out = nil
-	d, err := lookupDevice(dh)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if desc == nil {
-		return fail(fn, errNull("desc"))
-	}
-	pd, err := readDesc(desc)
+	d, pd, err := lookupDeviceDesc(dh, desc)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -254,10 +245,8 @@ func vkfftgo_plan_cache_get_stats(dh *C.vkfftgo_device, stats *C.vkfftgo_plan_ca
 	if stats == nil {
 		return fail(fn, errNull("stats"))
 	}
-	if uintptr(stats.size) < C.sizeof_vkfftgo_plan_cache_stats {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"stats->size is %d, want %d: initialise it with VKFFTGO_PLAN_CACHE_STATS_INIT", stats.size,
-			C.sizeof_vkfftgo_plan_cache_stats))
+	if err := checkStatsSize(uintptr(stats.size), C.sizeof_vkfftgo_plan_cache_stats, "VKFFTGO_PLAN_CACHE_STATS_INIT"); err != nil {
+		return fail(fn, err)
 	}
 	st := d.d.PlanCache().Stats()
 	stats.hits, stats.misses, stats.evictions = C.int64_t(st.Hits), C.int64_t(st.Misses), C.int64_t(st.Evictions)

@@ -45,14 +45,7 @@ func vkfftgo_pipeline_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, ch
 		return fail(fn, errNull("pipeline output pointer"))
 	}
 	*out = nil
-	d, err := lookupDevice(dh)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if desc == nil {
-		return fail(fn, errNull("desc"))
-	}
-	pd, err := readDesc(desc)
+	d, pd, err := lookupDeviceDesc(dh, desc)
 	if err != nil {
 		return fail(fn, err)
 	}
