@@ -72,7 +72,7 @@ vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int inplace, int stride
 	vkgc_plan *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
-	*p = (vkgc_plan){d, core, inplace, strided, {{fwd_out, fwd_in}, {inv_out, inv_in}}};
+	*p = (vkgc_plan){d, core, inplace, strided, {{fwd_out, fwd_in}, {inv_out, inv_in}}, NULL, 0};
 	return p;
 }
 
@@ -83,6 +83,17 @@ vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes)
 		return NULL;
 	*b = (vkgc_buffer){d, mem, bytes};
 	return b;
+}
+
+vkg_plan *vkgc_plan_oop(vkgc_plan *p, vkg_mem out, vkg_mem in)
+{
+	if (out == in)
+		return NULL;
+	if (p->oop_builder) { /* once: creation is Go's, as for every object */
+		p->oop = (vkg_plan *)vkgcapi_build_out_of_place(p->oop_builder);
+		p->oop_builder = 0;
+	}
+	return p->oop;
 }
 
 void vkgc_plan_io(const vkgc_plan *p, int inverse, uint64_t *out, uint64_t *in)

@@ -125,8 +125,7 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	retire(d.handle, C.VKGC_DEVICE)
 	for p := range plans {
 		retire(p.handle, C.VKGC_PLAN)
-		C.free(unsafe.Pointer(p.rec))
-		p.rec = nil
+		p.freeRecord()
 	}
 	for b := range bufs {
 		retire(b.handle, C.VKGC_BUFFER)
@@ -425,7 +424,9 @@ func recordCPlan(d *cdev, bp *vkfft.BytePlan, undo func() error) (*cplan, error)
 		undo()
 		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
 	}
-	return &cplan{dev: d, p: bp, rec: rec}, nil
+	p := &cplan{dev: d, p: bp, rec: rec}
+	p.setOutOfPlace(core)
+	return p, nil
 }
 
 // ccore's in-place rules are core.h's VKGC_INPLACE_* values (a compile-time check).
@@ -438,8 +439,7 @@ var (
 
 // close frees the plan and its record; its handle was retired (or never published).
 func (p *cplan) close() error {
-	C.free(unsafe.Pointer(p.rec))
-	p.rec = nil
+	p.freeRecord()
 	if p.lease != nil { // back to the cache, which closes it if it must
 		p.lease.Release()
 		return nil

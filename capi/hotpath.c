@@ -1,5 +1,6 @@
 /* hotpath.c — the C API's per-call entry points, in C: no call here enters the Go
- * runtime. Each checks its arguments, looks its handles up in the slot table
+ * runtime, but for a plan's first out-of-place transform, which has Go build its
+ * out-of-place kernels once (vkgc_plan_oop, capi/oop.go). Each checks its arguments, looks its handles up in the slot table
  * (handles.h) and holds them locked for the call — a plan exclusively, since a VkFFT
  * application is not reentrant; buffers and devices shared — then runs the C core's
  * entry point (vkg.h) on the records Go made at creation (core.h). A handle destroyed,
@@ -236,7 +237,8 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 	}
 	if ((ret = check_inplace(fn, p, out == in, "buffers")) != VKFFTGO_SUCCESS)
 		goto done;
-	rc = vkg_plan_run_out_in(p->core, inverse, out->mem, in->mem, &call_st);
+	rc = vkg_plan_run_out_in_oop(p->core, vkgc_plan_oop(p, out->mem, in->mem), inverse, out->mem, in->mem,
+				     &call_st);
 	if (rc)
 		ret = core_fail(fn, inverse, rc, &call_st);
 done:
@@ -269,7 +271,7 @@ vkfftgo_status vkgc_run_native(const char *fn, vkfftgo_plan *plan, int direction
 		vkgc_release(s);
 		return VKFFTGO_ERROR_INVALID_ARGUMENT;
 	}
-	rc = vkg_plan_run_out_in(p->core, inverse, out, in, &call_st);
+	rc = vkg_plan_run_out_in_oop(p->core, vkgc_plan_oop(p, out, in), inverse, out, in, &call_st);
 	vkgc_release(s);
 	return rc ? core_fail(fn, inverse, rc, &call_st) : VKFFTGO_SUCCESS;
 }

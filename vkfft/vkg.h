@@ -238,6 +238,11 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
  * equal strides in place) are the caller's to check. For the C API's per-call entry
  * points. */
 int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st);
+/* vkg_plan_run_out_in with the plan's out-of-place application oop (a plan of the same
+ * transform made with params.out_of_place; NULL: none): a contiguous complex plan given
+ * out != in runs oop, which reads in and writes out, instead of copying in into out and
+ * transforming there. */
+int vkg_plan_run_out_in_oop(vkg_plan *plan, vkg_plan *oop, int inverse, vkg_mem out, vkg_mem in, vkg_status *st);
 
 /* A run with every buffer explicit, for plans with stages: buffer (0 = the plan's own),
  * input and output (separate_input/output; 0 = the plan's), byte offsets into them
