@@ -63,6 +63,9 @@ typedef struct vkgc_plan {
 	 * out-of-place calls copy in into out and transform in place. */
 	vkg_plan *oop;
 	uintptr_t oop_builder; /* a cgo.Handle of the Go function that builds it */
+	/* [inverse]: why vkfftgo_execute_async refuses the plan (vkfft's message, malloc'd,
+	 * freed with the record), or NULL */
+	char *async_refusal[2];
 } vkgc_plan;
 
 /* Device memory of the library's. */
@@ -71,6 +74,19 @@ typedef struct vkgc_buffer {
 	vkg_mem mem;
 	uint64_t bytes;
 } vkgc_buffer;
+
+/* A stream: one more queue of the device (vkfft.Stream), as vkg_run_host_async takes it. */
+typedef struct vkgc_stream {
+	vkgc_device *dev;
+	uint64_t queue;
+} vkgc_stream;
+
+/* Pinned host memory of the device's (vkfft.HostBuffer). */
+typedef struct vkgc_host_buffer {
+	vkgc_device *dev;
+	void *ptr;
+	uint64_t bytes;
+} vkgc_host_buffer;
 
 vkgc_device *vkgc_device_new(vkg_device *dev, int64_t stage_min, uint64_t slot_bytes, int threads,
 			     int max_stagers);
@@ -84,6 +100,8 @@ void vkgc_range_remove(vkgc_device *d, uintptr_t start);
 vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int inplace, int strided, uint64_t fwd_out,
 			 uint64_t fwd_in, uint64_t inv_out, uint64_t inv_in);
 vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes);
+vkgc_stream *vkgc_stream_new(vkgc_device *d, uint64_t queue);
+vkgc_host_buffer *vkgc_host_buffer_new(vkgc_device *d, void *ptr, uint64_t bytes);
 
 /* Go (capi/oop.go): builds the out-of-place application with the function behind
  * builder; NULL if it cannot be built. The only call into Go on the per-call path, made

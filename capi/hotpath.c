@@ -204,27 +204,25 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 		return vkgcapi_fail(VKFFTGO_ERROR_NULL_POINTER, "%s: out is NULL", fn);
 	if (!inh)
 		return vkgcapi_fail(VKFFTGO_ERROR_NULL_POINTER, "%s: in is NULL", fn);
-	/* lock order: the plan, then its buffers (shared) */
+	/* lock order: the plan, then its buffers (shared) in the order of their handles'
+	 * values: two calls naming the same two buffers the other way round, with the
+	 * buffers' destroys waiting between them, would deadlock otherwise (the slots' locks
+	 * prefer writers) */
 	ps = vkgc_plan_acquire(fn, plan);
 	if (!ps)
 		return VKFFTGO_ERROR_INVALID_HANDLE;
 	p = ps->obj;
-	os = buffer_acquire(fn, "out", outh);
-	if (!os) {
+	if ((uintptr_t)inh < (uintptr_t)outh) {
+		if (!(is = buffer_acquire(fn, "in", inh)) || !(os = buffer_acquire(fn, "out", outh))) {
+			ret = VKFFTGO_ERROR_INVALID_HANDLE;
+			goto done;
+		}
+	} else if (!(os = buffer_acquire(fn, "out", outh)) || (inh != outh && !(is = buffer_acquire(fn, "in", inh)))) {
 		ret = VKFFTGO_ERROR_INVALID_HANDLE;
 		goto done;
 	}
 	out = os->obj;
-	if (inh != outh) {
-		is = buffer_acquire(fn, "in", inh);
-		if (!is) {
-			ret = VKFFTGO_ERROR_INVALID_HANDLE;
-			goto done;
-		}
-		in = is->obj;
-	} else {
-		in = out;
-	}
+	in = is ? is->obj : out;
 	if (out->dev != p->dev || in->dev != p->dev) {
 		ret = vkgcapi_fail(VKFFTGO_ERROR_WRONG_DEVICE, "%s: a buffer belongs to another device than the plan", fn);
 		goto done;

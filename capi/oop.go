@@ -12,11 +12,10 @@ package main
 // vkfft plan's own lock, the order vkfftgo_execute_async keeps too, and nothing that
 // waits for the slot (vkfftgo_plan_destroy, vkfftgo_device_close: they retire it) holds a
 // lock the build takes. Two first calls on one handle are serialised by the slot; the
-// second finds the application built. A destroy waits for the build to finish and frees
-// the handle only after the record was freed (cplan.freeRecord).
+// second finds the application built. A destroy waits for the build to finish and
+// deletes the cgo.Handle with the record (cplan.freeRecord), after the C handle retired.
 
 /*
-#include <stdlib.h>
 #include "core.h"
 */
 import "C"
@@ -35,17 +34,6 @@ func (p *cplan) setOutOfPlace(core ccore.Plan) {
 	if core.BuildOutOfPlace != nil {
 		p.oopBuilder = cgo.NewHandle(core.BuildOutOfPlace)
 		p.rec.oop_builder = C.uintptr_t(p.oopBuilder)
-	}
-}
-
-// freeRecord frees the C record and the builder's handle; the plan's C handle was
-// retired (or never published), so no C call uses either.
-func (p *cplan) freeRecord() {
-	C.free(unsafe.Pointer(p.rec))
-	p.rec = nil
-	if p.oopBuilder != 0 {
-		p.oopBuilder.Delete()
-		p.oopBuilder = 0
 	}
 }
 

@@ -20,7 +20,18 @@ func init() {
 		if p.oop == nil && p.canOutOfPlace() {
 			cp.BuildOutOfPlace = p.buildOutOfPlace
 		}
+		for inv, op := range [2]string{"forward async", "inverse async"} {
+			if err := p.l.asyncable(op); err != nil {
+				cp.AsyncRefusal[inv] = err.Error()
+			}
+		}
 		return cp
+	}
+	ccore.StreamQueue = func(x any) uint64 {
+		s := x.(*Stream)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.q
 	}
 	ccore.DeviceOf = func(x any) ccore.Device {
 		d := x.(*Device)

@@ -25,6 +25,9 @@ type Plan struct {
 	// have one (not C2C, strided, fp16 storage, an earlier build failed) or has it.
 	OutOfPlace      unsafe.Pointer
 	BuildOutOfPlace func() unsafe.Pointer
+	// AsyncRefusal[inverse] is why the plan refuses asynchronous host round trips in
+	// that direction (the error BytePlan.ForwardAsync/InverseAsync return), or "".
+	AsyncRefusal [2]string
 }
 
 // InPlaceRule says whether a transform's output may be its input memory.
@@ -51,4 +54,7 @@ var (
 	PlanOf func(plan any) Plan
 	// DeviceOf returns the C side of a *vkfft.Device.
 	DeviceOf func(device any) Device
+	// StreamQueue returns the queue of a *vkfft.Stream as the core's transfer layer takes
+	// it (vkg_run_host_async), valid until the stream is closed; 0 once closed.
+	StreamQueue func(stream any) uint64
 )
