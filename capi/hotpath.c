@@ -1,9 +1,10 @@
 /* hotpath.c — the C API's per-call entry points, in C: no call here enters the Go
  * runtime, but for a plan's first out-of-place transform, which has Go build its
- * out-of-place kernels once (vkgc_plan_oop, capi/oop.go). Each checks its arguments, looks its handles up in the slot table
- * (handles.h) and holds them locked for the call — a plan exclusively, since a VkFFT
- * application is not reentrant; buffers and devices shared — then runs the C core's
- * entry point (vkg.h) on the records Go made at creation (core.h). A handle destroyed,
+ * out-of-place kernels once (vkgc_plan_oop, capi/oop.go). Each checks its arguments,
+ * looks its handles up in the slot table (handles.h) and holds them locked for the call
+ * — a plan exclusively, since a VkFFT application is not reentrant; buffers and devices
+ * shared — then runs the C core's entry point (vkg.h) on the records Go made at creation
+ * (core.h). A handle destroyed,
  * or whose device was closed, before the lock was taken is not live any more; one
  * destroyed after it waits for the call to return. Errors set the calling thread's
  * message (lasterror.c), worded as the Go API's. */
