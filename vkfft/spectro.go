@@ -14,7 +14,8 @@ type Fusion int
 
 const (
 	// FusionAuto picks the fastest path measured (FusionAtomic, see README), falling
-	// back to FusionCompanion where VkFFT's kernels cannot be rewritten.
+	// back to FusionCompanion where VkFFT's kernels cannot be rewritten (always on
+	// Vulkan, whose GLSL kernels the rewriter does not know).
 	FusionAuto Fusion = iota
 	// FusionCompanion runs separate kernels on the plan's queue: samples to complex
 	// floats, VkFFT's FFT, then |X|² summed into the bins. Works for every format.
@@ -187,10 +188,6 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
-	if compiledBackend == Vulkan {
-		return nil, opError(op, fmt.Errorf("%w: the spectrometer on Vulkan: its fused stages and companion "+
-			"kernels are generated for OpenCL C and CUDA C only", ErrUnsupported))
-	}
 	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
 	if !cfg.Input.Complex() {
 		sp.bins = cfg.N/2 + 1
@@ -254,7 +251,8 @@ func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 		}
 	}
 	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil}
-	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec)); err != nil {
+	atomics := companionFloatAtomics(h)
+	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec, atomics)); err != nil {
 		return err
 	}
 	for _, k := range []struct {
@@ -266,6 +264,9 @@ func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 		}
 	}
 	f.sumGroups = min(sp.chunk, max(1, (1<<18+sp.bins-1)/sp.bins))
+	if !atomics { // one group of all items: each bin summed by one work-item, no races
+		f.sumGroups = 1
+	}
 
 	kind := kindC2C
 	if f.realInput {
@@ -279,7 +280,7 @@ func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 	if want == FusionAuto {
 		want = defaultFusion()
 	}
-	if want != FusionCompanion && cfg.Input.Complex() {
+	if want != FusionCompanion && cfg.Input.Complex() && fusedStagesAvailable() {
 		err = sp.buildFused(h, l, want, spec, &f, noReorder)
 		if err == nil {
 			sp.fusion = want
@@ -366,7 +367,7 @@ func (sp *Spectrometer) Bins() int { return sp.bins }
 func (sp *Spectrometer) Samples() int { return sp.cfg.N * sp.cfg.Batch }
 
 // Fusion reports the path in use: the one asked for, or FusionCompanion where VkFFT's
-// kernels for this size could not be rewritten.
+// kernels for this size could not be rewritten (and on Vulkan).
 func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
 
 // Chunk is the number of FFTs the device works on at a time.
