@@ -58,6 +58,8 @@ func glslModule(defs []kernelDef, o glslOptions) string {
 func (k kernelDef) glslShader(o glslOptions) (sig, shader string) {
 	var sb, sg strings.Builder
 	sb.WriteString("#version 450\n")
+	// the extension only where an atomic add is written (and so only then the device feature)
+	o.atomics = o.atomics && strings.Contains(k.body, "VKG_ATOMIC_ADD")
 	if o.atomics {
 		sb.WriteString("#extension GL_EXT_shader_atomic_float : require\n")
 	}
