@@ -61,3 +61,22 @@ func TestCompanionModuleFromKernelCache(t *testing.T) {
 	require.Equal(t, s2.Rejected+1, s3.Rejected)
 	require.Equal(t, s2.Misses+1, s3.Misses)
 }
+
+// The automatic chunk is the largest divisor of the batch within the byte budget; where
+// companion kernels bind buffers whole up to a limit (Vulkan's maxStorageBufferRange,
+// stood in for here by a small one), within that limit too. A chunk that is set stays.
+func TestSpectrometerAutoChunk(t *testing.T) {
+	require.Equal(t, 8, autoChunk(1024, 8, 256<<20))
+	require.Equal(t, 6, autoChunk(1024, 12, 8*1024*7), "7 FFTs fit; 6 divides 12")
+	require.Equal(t, 1, autoChunk(1<<20, 7, 4<<20), "not one FFT fits: one anyway")
+	require.Equal(t, 1, autoChunk(64, 7, 8*64*5), "a prime batch")
+
+	saved := companionMaxBinding
+	defer func() { companionMaxBinding = saved }()
+	companionMaxBinding = func(deviceHandle) int64 { return 1 << 20 }
+	sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: 4096, Batch: 64, Input: ComplexInt8})
+	require.NoError(t, err)
+	defer sp.Close()
+	require.Equal(t, 32, sp.Chunk(), "32 FFTs of 4096 complex floats are 1 MiB")
+	require.Equal(t, 32, sp.Config().Chunk)
+}

@@ -156,14 +156,7 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 		cfg.Scale = 1
 	}
 	if cfg.Chunk == 0 {
-		want := max(1, defaultChunkBytes/(8*cfg.N))
-		cfg.Chunk = 1
-		for c := min(want, cfg.Batch); c >= 1; c-- {
-			if cfg.Batch%c == 0 {
-				cfg.Chunk = c
-				break
-			}
-		}
+		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, defaultChunkBytes)
 	} else if cfg.Batch%cfg.Chunk != 0 {
 		return cfg, fmt.Errorf("%w: chunk %d does not divide batch %d", ErrInvalidBatch, cfg.Chunk, cfg.Batch)
 	}
@@ -175,10 +168,23 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 	return cfg, nil
 }
 
+// autoChunk is the largest divisor of batch whose FFTs of n points hold at most bytes of
+// complex data (at least 1).
+func autoChunk(n, batch int, bytes int64) int {
+	want := int(max(1, bytes/(8*int64(n))))
+	for c := min(want, batch); c > 1; c-- {
+		if batch%c == 0 {
+			return c
+		}
+	}
+	return 1
+}
+
 // NewSpectrometer builds a spectrometer on d: its FFT plan (rewritten for fusion where
 // that is possible), its companion kernels and its device memory, with the bins zeroed.
 func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	const op = "new spectrometer"
+	autoChunked := cfg.Chunk == 0
 	cfg, err := validateSpectrometer(cfg)
 	if err != nil {
 		return nil, opError(op, err)
@@ -188,6 +194,10 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
+	if limit := companionMaxBinding(h); autoChunked && limit < defaultChunkBytes {
+		// a chunk's complex data is bound whole by the companion kernels (Vulkan)
+		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, limit)
+	}
 	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
 	if !cfg.Input.Complex() {
 		sp.bins = cfg.N/2 + 1

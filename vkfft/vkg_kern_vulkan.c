@@ -400,6 +400,8 @@ int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_sta
 
 /* ---- launch ---- */
 
+uint64_t vkg_vk_max_binding(const vkg_device *dev) { return dev->storage_range; }
+
 int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st)
 {
