@@ -222,14 +222,15 @@ enum { VKFFTGO_LUT_DEFAULT = 0, VKFFTGO_LUT_ON = 1, VKFFTGO_LUT_OFF = 2 };
 enum { VKFFTGO_FORWARD = -1, VKFFTGO_INVERSE = 1 };       /* direction, as FFTW/cuFFT */
 /* desc.tune: whether the plan uses autotuned launch parameters. DEFAULT reads the
  * VKFFTGO_TUNE environment variable (off, cached, measure, refresh; cached when unset).
- * CACHED uses a tuning stored for this device and plan, if any; MEASURE also measures
+ * CACHED uses a tuning stored for this device and plan, if any, else a fixed prior where
+ * VkFFT's defaults are known to be slow (VKFFTGO_TUNED_PRIOR); MEASURE also measures
  * one (seconds) when none is stored, and stores it beside the kernel cache; REFRESH
  * measures even when one is stored. Knobs set by hand (below) turn tuning off. */
 enum { VKFFTGO_TUNE_DEFAULT = 0, VKFFTGO_TUNE_OFF = 1, VKFFTGO_TUNE_CACHED = 2,
        VKFFTGO_TUNE_MEASURE = 3, VKFFTGO_TUNE_REFRESH = 4 };
 /* where a plan's launch parameters came from (vkfftgo_plan_tuned) */
 enum { VKFFTGO_TUNED_NONE = 0, VKFFTGO_TUNED_BY_HAND = 1, VKFFTGO_TUNED_STORED = 2,
-       VKFFTGO_TUNED_MEASURED = 3 };
+       VKFFTGO_TUNED_MEASURED = 3, VKFFTGO_TUNED_PRIOR = 4 };
 
 /* A plan's description. Always start from VKFFTGO_PLAN_DESC_INIT: it sets size, which
  * tells the library which version of this struct the caller was compiled with (later

@@ -383,6 +383,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	}
 	qualifies(dev->physical, &dev->family, &dev->nqueues);
 	fill_info(dev->physical, &dev->info, &dev->storage_range, &dev->offset_align, &dev->memprops);
+	dev->spin_ns = vkg_vk_spin_ns(dev->info.host_memory);
 
 	qci.queueFamilyIndex = dev->family;
 	qci.queueCount = dev->nqueues;

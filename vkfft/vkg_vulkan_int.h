@@ -77,6 +77,7 @@ struct vkg_device {
 	uint64_t import_align; /* VK_EXT_external_memory_host: host pointers import (0: cannot) */
 	PFN_vkGetMemoryHostPointerPropertiesEXT host_pointer_props;
 	vkg_vk_queue *own;
+	uint64_t spin_ns; /* how long a wait polls before it blocks (vkg_vk_spin_ns) */
 
 	pthread_mutex_t mu; /* buffer table, pinned ranges, queue list and assignment */
 	vkg_vk_queue *live; /* queues not yet destroyed */
@@ -118,6 +119,7 @@ void vkg_vk_queue_retain(vkg_vk_queue *q);
 void vkg_vk_queue_release(vkg_vk_queue *q);
 vkg_vk_queue *vkg_vk_queue_of(vkg_device *dev, uint64_t queue);
 int vkg_vk_wait_value(vkg_device *dev, VkSemaphore sem, uint64_t value, vkg_status *st);
+uint64_t vkg_vk_spin_ns(int host_memory);
 /* Submits and waits for the work of every queue of the device. */
 void vkg_vk_sync_all(vkg_device *dev);
 /* One command into q's batch: begin locks q and returns the recording command buffer with

@@ -4,7 +4,9 @@
 # the leak test at 10,000 round trips, and the spectrometer's companion path (GS/s).
 # Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
 # VULKAN_BENCH_ONLY=NAME limits the benchmarks to shapes whose name contains NAME.
-vulkan_step() {
+# vulkan_setup unpacks the Vulkan binaries into $W/vk, installs the loader where the
+# machine has none and points it at NVIDIA's ICD; it fails when no NVIDIA device shows.
+vulkan_setup() {
 	local V=$B/vulkan VK=$W/vk f j
 	if [ ! -f "$V/vkfft-vulkan.test.gz" ]; then
 		echo "vulkan: no vulkan binaries in the bundle (make gpu-bundle builds them)"
@@ -12,8 +14,8 @@ vulkan_step() {
 		return 1
 	fi
 	mkdir -p "$VK"
-	for f in vkfft-vulkan.test bench-vulkan; do
-		gzip -dc "$V/$f.gz" >"$VK/$f" && chmod +x "$VK/$f"
+	for f in vkfft-vulkan.test bench-vulkan vkfft-vulkan; do
+		[ -f "$V/$f.gz" ] && gzip -dc "$V/$f.gz" >"$VK/$f" && chmod +x "$VK/$f"
 	done
 
 	# The Vulkan loader and glvnd (NVIDIA's Vulkan driver needs them for vkCreateInstance):
@@ -47,6 +49,11 @@ vulkan_step() {
 		fi
 	fi
 	grep -h 'device 0:' "$OUT/vulkan-probe.log"
+}
+
+vulkan_step() {
+	local VK=$W/vk
+	vulkan_setup || return 1
 
 	# Plans: cold into an empty kernel cache, then from it in a second process.
 	local only=${VULKAN_BENCH_ONLY:+-only=$VULKAN_BENCH_ONLY}
@@ -138,4 +145,5 @@ vulkan_table() {
 	}'
 }
 
-vulkan_step
+# steps/vulkan-tune.sh sources this file for vulkan_setup only
+[ -n "${VULKAN_SETUP_ONLY:-}" ] || vulkan_step
