@@ -280,7 +280,8 @@ uint64_t vkg_plan_own_bytes(vkg_plan *plan);
 
 /* ---- companion kernels (backend layer: vkg_kern_<backend>.c) ----
  * A module is kernels compiled from the backend's source language (OpenCL C, CUDA C via
- * NVRTC) or loaded from the binary an earlier build returned. */
+ * NVRTC, GLSL via glslang to SPIR-V on Vulkan: vkg_kern_vulkan.c) or loaded from the
+ * binary an earlier build returned. */
 typedef struct vkg_module vkg_module;
 typedef struct vkg_kernel vkg_kernel;
 /* Builds from binary when binary_bytes > 0, else from source; a build from source returns

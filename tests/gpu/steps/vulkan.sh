@@ -1,7 +1,8 @@
 # The Vulkan backend on the GPU (issue 14), sourced by run.sh: device probe, the benchmark
 # with cold plans and then plans from the disk cache (fresh processes), the same figures
 # from the CUDA backend and cuFFT of this call side by side, the vulkan-tagged tests and
-# the leak test at 10,000 round trips. Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
+# the leak test at 10,000 round trips, and the spectrometer's companion path (GS/s).
+# Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
 # VULKAN_BENCH_ONLY=NAME limits the benchmarks to shapes whose name contains NAME.
 # vulkan_setup unpacks the Vulkan binaries into $W/vk, installs the loader where the
 # machine has none and points it at NVIDIA's ICD; it fails when no NVIDIA device shows.
@@ -78,6 +79,13 @@ vulkan_step() {
 	step vulkan-tests 900 "$VK/vkfft-vulkan.test" -test.count=1 -test.timeout=14m -test.v
 	VKFFTGO_LEAK_ROUNDS=10000 step vulkan-leak 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v \
 		-test.run 'TestRepeatedTransformsDoNotLeak|TestVulkanPlanChurnDoesNotLeak'
+	# the spectrometer on Vulkan (companion kernels: int8 convert, FFT, |X|^2 sums with
+	# float atomics), device-resident and from host memory, GS/s per size; beside it the
+	# CUDA backend's companion rows of the fuse step of this call, when it ran
+	VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=companion VKFFTGO_FUSE_CHUNKS=auto VKFFTGO_FUSE_CONV=off \
+		step vulkan-fuse-bench 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v -test.run '^TestFuseBench$'
+	grep -hE '^spectro(-host)? ' "$OUT/vulkan-fuse-bench.log" | sed 's/^/vulkan spectrometer: /'
+	grep -hE '^spectro(-host)? .*companion' "$OUT/fuse-bench.log" 2>/dev/null | sed 's/^/cuda spectrometer: /'
 	grep -hE '^(--- FAIL|FAIL|ok|PASS)' "$OUT/vulkan-tests.log" | tail -n 20
 	grep -hE 'round trips|memory_budget|drift' "$OUT/vulkan-leak.log"
 	local k bad=
