@@ -84,6 +84,9 @@ uint64_t vkg_vk_plan_recordings(vkg_plan *plan);
 /* How many copies went straight between device memory and pinned or registered host
  * memory, without the staging arena (tests). */
 int64_t vkg_vk_pinned_copies(vkg_device *dev);
+/* Bytes the device's VkPipelineCache (shared by every plan's pipelines) would serialise to:
+ * the churn test logs it, as it grows with each distinct pipeline until the device closes. */
+uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev);
 /* Registered host memory (vkg_hostreg_vulkan.c): the caller's pages imported with
  * VK_EXT_external_memory_host; VKG_ERR_UNSUPPORTED without it. */
 int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);

@@ -1,13 +1,18 @@
 # The Vulkan backend on the GPU (issue 14), sourced by run.sh: device probe, the benchmark
 # with cold plans and then plans from the disk cache (fresh processes), the same figures
 # from the CUDA backend and cuFFT of this call side by side, the vulkan-tagged tests and
-# the leak test at 10,000 round trips. Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
+# the leak test at 10,000 round trips (plan churn at length: vulkan-churn.sh). Logs:
+# $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
 # VULKAN_BENCH_ONLY=NAME limits the benchmarks to shapes whose name contains NAME.
-vulkan_step() {
-	local V=$B/vulkan VK=$W/vk f j
+
+# vulkan_setup NAME: unpacks the vulkan binaries into $W/vk, makes the Vulkan loader present
+# and points it at NVIDIA's driver; on failure it records res[NAME] and returns 1
+# (tests/gpu/steps/vulkan-churn.sh uses it too).
+vulkan_setup() {
+	local name=$1 V=$B/vulkan VK=$W/vk f j
 	if [ ! -f "$V/vkfft-vulkan.test.gz" ]; then
 		echo "vulkan: no vulkan binaries in the bundle (make gpu-bundle builds them)"
-		res[vulkan]="rc=1 no binaries"
+		res[$name]="rc=1 no binaries"
 		return 1
 	fi
 	mkdir -p "$VK"
@@ -41,11 +46,16 @@ vulkan_step() {
 		if ! vulkan_probe; then
 			cat "$OUT/vulkan-probe.log"
 			ls -la /usr/local/nvidia/share/vulkan/icd.d /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>&1 | sed 's/^/vulkan: /'
-			res[vulkan]="rc=1 no Vulkan device"
+			res[$name]="rc=1 no Vulkan device"
 			return 1
 		fi
 	fi
 	grep -h 'device 0:' "$OUT/vulkan-probe.log"
+}
+
+vulkan_step() {
+	local VK=$W/vk k
+	vulkan_setup vulkan || return 1
 
 	# Plans: cold into an empty kernel cache, then from it in a second process.
 	local only=${VULKAN_BENCH_ONLY:+-only=$VULKAN_BENCH_ONLY}
@@ -69,11 +79,12 @@ vulkan_step() {
 	cat "$OUT/vulkan-table.md"
 
 	step vulkan-tests 900 "$VK/vkfft-vulkan.test" -test.count=1 -test.timeout=14m -test.v
+	# plan churn at length: its own step, vulkan-churn.sh
 	VKFFTGO_LEAK_ROUNDS=10000 step vulkan-leak 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v \
-		-test.run 'TestRepeatedTransformsDoNotLeak|TestVulkanPlanChurnDoesNotLeak'
+		-test.run 'TestRepeatedTransformsDoNotLeak'
 	grep -hE '^(--- FAIL|FAIL|ok|PASS)' "$OUT/vulkan-tests.log" | tail -n 20
 	grep -hE 'round trips|memory_budget|drift' "$OUT/vulkan-leak.log"
-	local k bad=
+	local bad=
 	for k in "${!res[@]}"; do
 		case $k in vulkan-*) [[ ${res[$k]} == rc=0* ]] || bad="$bad $k" ;; esac
 	done
@@ -130,4 +141,4 @@ vulkan_table() {
 	}'
 }
 
-vulkan_step
+[ -n "${VULKAN_SETUP_ONLY:-}" ] || vulkan_step
