@@ -72,7 +72,7 @@ vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int inplace, int stride
 	vkgc_plan *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
-	*p = (vkgc_plan){d, core, inplace, strided, {{fwd_out, fwd_in}, {inv_out, inv_in}}};
+	*p = (vkgc_plan){d, core, inplace, strided, {{fwd_out, fwd_in}, {inv_out, inv_in}}, NULL, 0, {NULL, NULL}};
 	return p;
 }
 
@@ -82,6 +82,35 @@ vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes)
 	if (!b)
 		return NULL;
 	*b = (vkgc_buffer){d, mem, bytes};
+	return b;
+}
+
+vkg_plan *vkgc_plan_oop(vkgc_plan *p, vkg_mem out, vkg_mem in)
+{
+	if (out == in)
+		return NULL;
+	if (p->oop_builder) { /* once: creation is Go's, as for every object */
+		p->oop = (vkg_plan *)vkgcapi_build_out_of_place(p->oop_builder);
+		p->oop_builder = 0;
+	}
+	return p->oop;
+}
+
+vkgc_stream *vkgc_stream_new(vkgc_device *d, uint64_t queue)
+{
+	vkgc_stream *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	*s = (vkgc_stream){d, queue};
+	return s;
+}
+
+vkgc_host_buffer *vkgc_host_buffer_new(vkgc_device *d, void *ptr, uint64_t bytes)
+{
+	vkgc_host_buffer *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	*b = (vkgc_host_buffer){d, ptr, bytes};
 	return b;
 }
 

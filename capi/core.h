@@ -54,6 +54,18 @@ typedef struct vkgc_plan {
 	int inplace;             /* VKGC_INPLACE_* */
 	int strided;             /* device memory only; buffers hold at least io_bytes */
 	uint64_t io_bytes[2][2]; /* [inverse][0 out, 1 in] */
+	/* Out of place without a copy (C2C): the vkfft plan's second application, which
+	 * reads in and writes out (vkfft/oop.go), owned by the vkfft plan. While oop_builder
+	 * is not 0 it is not built yet: the first out-of-place call builds it through Go
+	 * (vkgcapi_build_out_of_place) and clears oop_builder, so every later call finds it
+	 * here. Both are read and written under the slot's exclusive lock. NULL with
+	 * oop_builder 0: none (not C2C, strided, fp16 storage, or it could not be built),
+	 * out-of-place calls copy in into out and transform in place. */
+	vkg_plan *oop;
+	uintptr_t oop_builder; /* a cgo.Handle of the Go function that builds it */
+	/* [inverse]: why vkfftgo_execute_async refuses the plan (vkfft's message, malloc'd,
+	 * freed with the record), or NULL */
+	char *async_refusal[2];
 } vkgc_plan;
 
 /* Device memory of the library's. */
@@ -62,6 +74,19 @@ typedef struct vkgc_buffer {
 	vkg_mem mem;
 	uint64_t bytes;
 } vkgc_buffer;
+
+/* A stream: one more queue of the device (vkfft.Stream), as vkg_run_host_async takes it. */
+typedef struct vkgc_stream {
+	vkgc_device *dev;
+	uint64_t queue;
+} vkgc_stream;
+
+/* Pinned host memory of the device's (vkfft.HostBuffer). */
+typedef struct vkgc_host_buffer {
+	vkgc_device *dev;
+	void *ptr;
+	uint64_t bytes;
+} vkgc_host_buffer;
 
 vkgc_device *vkgc_device_new(vkg_device *dev, int64_t stage_min, uint64_t slot_bytes, int threads,
 			     int max_stagers);
@@ -75,6 +100,16 @@ void vkgc_range_remove(vkgc_device *d, uintptr_t start);
 vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int inplace, int strided, uint64_t fwd_out,
 			 uint64_t fwd_in, uint64_t inv_out, uint64_t inv_in);
 vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes);
+vkgc_stream *vkgc_stream_new(vkgc_device *d, uint64_t queue);
+vkgc_host_buffer *vkgc_host_buffer_new(vkgc_device *d, void *ptr, uint64_t bytes);
+
+/* Go (capi/oop.go): builds the out-of-place application with the function behind
+ * builder; NULL if it cannot be built. The only call into Go on the per-call path, made
+ * once per plan record. */
+void *vkgcapi_build_out_of_place(uintptr_t builder);
+/* The plan's out-of-place application for a transform of in into out (NULL: in place, or
+ * none), built on the first such call; the caller holds the plan's slot exclusively. */
+vkg_plan *vkgc_plan_oop(vkgc_plan *p, vkg_mem out, vkg_mem in);
 
 /* The bytes a transform writes (out) and reads (in). */
 void vkgc_plan_io(const vkgc_plan *p, int inverse, uint64_t *out, uint64_t *in);

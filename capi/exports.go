@@ -125,8 +125,7 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	retire(d.handle, C.VKGC_DEVICE)
 	for p := range plans {
 		retire(p.handle, C.VKGC_PLAN)
-		C.free(unsafe.Pointer(p.rec))
-		p.rec = nil
+		p.freeRecord()
 	}
 	for b := range bufs {
 		retire(b.handle, C.VKGC_BUFFER)
@@ -138,6 +137,7 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	}
 	for o := range objs {
 		retire(o.handle, o.kind)
+		o.freeRecord() // the vkfft objects close with the device
 	}
 	C.vkgc_device_free(d.rec)
 	d.rec = nil
@@ -425,7 +425,28 @@ func recordCPlan(d *cdev, bp *vkfft.BytePlan, undo func() error) (*cplan, error)
 		undo()
 		return nil, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
 	}
-	return &cplan{dev: d, p: bp, rec: rec}, nil
+	p := &cplan{dev: d, p: bp, rec: rec}
+	p.setOutOfPlace(core)
+	for inv, msg := range core.AsyncRefusal { // vkfftgo_execute_async's refusals (hotpath_async.c)
+		if msg != "" {
+			rec.async_refusal[inv] = C.CString(msg)
+		}
+	}
+	return p, nil
+}
+
+// freeRecord frees the C record, what it points to and the out-of-place builder's
+// handle; the plan's C handle was retired (or never published), so no C call uses them.
+func (p *cplan) freeRecord() {
+	for _, msg := range p.rec.async_refusal {
+		C.free(unsafe.Pointer(msg))
+	}
+	C.free(unsafe.Pointer(p.rec))
+	p.rec = nil
+	if p.oopBuilder != 0 {
+		p.oopBuilder.Delete()
+		p.oopBuilder = 0
+	}
 }
 
 // ccore's in-place rules are core.h's VKGC_INPLACE_* values (a compile-time check).
@@ -438,8 +459,7 @@ var (
 
 // close frees the plan and its record; its handle was retired (or never published).
 func (p *cplan) close() error {
-	C.free(unsafe.Pointer(p.rec))
-	p.rec = nil
+	p.freeRecord()
 	if p.lease != nil { // back to the cache, which closes it if it must
 		p.lease.Release()
 		return nil

@@ -1,8 +1,10 @@
 /* hotpath.c — the C API's per-call entry points, in C: no call here enters the Go
- * runtime. Each checks its arguments, looks its handles up in the slot table
- * (handles.h) and holds them locked for the call — a plan exclusively, since a VkFFT
- * application is not reentrant; buffers and devices shared — then runs the C core's
- * entry point (vkg.h) on the records Go made at creation (core.h). A handle destroyed,
+ * runtime, but for a plan's first out-of-place transform, which has Go build its
+ * out-of-place kernels once (vkgc_plan_oop, capi/oop.go). Each checks its arguments,
+ * looks its handles up in the slot table (handles.h) and holds them locked for the call
+ * — a plan exclusively, since a VkFFT application is not reentrant; buffers and devices
+ * shared — then runs the C core's entry point (vkg.h) on the records Go made at creation
+ * (core.h). A handle destroyed,
  * or whose device was closed, before the lock was taken is not live any more; one
  * destroyed after it waits for the call to return. Errors set the calling thread's
  * message (lasterror.c), worded as the Go API's. */
@@ -203,27 +205,25 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 		return vkgcapi_fail(VKFFTGO_ERROR_NULL_POINTER, "%s: out is NULL", fn);
 	if (!inh)
 		return vkgcapi_fail(VKFFTGO_ERROR_NULL_POINTER, "%s: in is NULL", fn);
-	/* lock order: the plan, then its buffers (shared) */
+	/* lock order: the plan, then its buffers (shared) in the order of their handles'
+	 * values: two calls naming the same two buffers the other way round, with the
+	 * buffers' destroys waiting between them, would deadlock otherwise (the slots' locks
+	 * prefer writers) */
 	ps = vkgc_plan_acquire(fn, plan);
 	if (!ps)
 		return VKFFTGO_ERROR_INVALID_HANDLE;
 	p = ps->obj;
-	os = buffer_acquire(fn, "out", outh);
-	if (!os) {
+	if ((uintptr_t)inh < (uintptr_t)outh) {
+		if (!(is = buffer_acquire(fn, "in", inh)) || !(os = buffer_acquire(fn, "out", outh))) {
+			ret = VKFFTGO_ERROR_INVALID_HANDLE;
+			goto done;
+		}
+	} else if (!(os = buffer_acquire(fn, "out", outh)) || (inh != outh && !(is = buffer_acquire(fn, "in", inh)))) {
 		ret = VKFFTGO_ERROR_INVALID_HANDLE;
 		goto done;
 	}
 	out = os->obj;
-	if (inh != outh) {
-		is = buffer_acquire(fn, "in", inh);
-		if (!is) {
-			ret = VKFFTGO_ERROR_INVALID_HANDLE;
-			goto done;
-		}
-		in = is->obj;
-	} else {
-		in = out;
-	}
+	in = is ? is->obj : out;
 	if (out->dev != p->dev || in->dev != p->dev) {
 		ret = vkgcapi_fail(VKFFTGO_ERROR_WRONG_DEVICE, "%s: a buffer belongs to another device than the plan", fn);
 		goto done;
@@ -236,7 +236,8 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 	}
 	if ((ret = check_inplace(fn, p, out == in, "buffers")) != VKFFTGO_SUCCESS)
 		goto done;
-	rc = vkg_plan_run_out_in(p->core, inverse, out->mem, in->mem, &call_st);
+	rc = vkg_plan_run_out_in_oop(p->core, vkgc_plan_oop(p, out->mem, in->mem), inverse, out->mem, in->mem,
+				     &call_st);
 	if (rc)
 		ret = core_fail(fn, inverse, rc, &call_st);
 done:
@@ -269,7 +270,7 @@ vkfftgo_status vkgc_run_native(const char *fn, vkfftgo_plan *plan, int direction
 		vkgc_release(s);
 		return VKFFTGO_ERROR_INVALID_ARGUMENT;
 	}
-	rc = vkg_plan_run_out_in(p->core, inverse, out, in, &call_st);
+	rc = vkg_plan_run_out_in_oop(p->core, vkgc_plan_oop(p, out, in), inverse, out, in, &call_st);
 	vkgc_release(s);
 	return rc ? core_fail(fn, inverse, rc, &call_st) : VKFFTGO_SUCCESS;
 }

@@ -3,11 +3,13 @@
 // maps handles to vkfft objects and errors to status codes; all FFT logic is in vkfft.
 //
 // Creation and destruction are Go (this package); the per-call entry points — host and
-// buffer transforms, native-memory transforms, device sync — are C (hotpath*.c) and
-// never enter the Go runtime. A handle is a slot index and a generation (handles.h):
-// its slot holds the C record of the object (core.h) that the C calls use, and the
-// handle's value keys the Go tables here, so a destroyed handle never reaches another
-// object, in C or in Go. Every export recovers panics.
+// buffer transforms, native-memory transforms, asynchronous transforms on streams,
+// device sync — are C (hotpath*.c) and never enter the Go runtime, but for the one call
+// of a plan's first out-of-place transform that builds its out-of-place kernels
+// (oop.go). A handle is a slot index and a generation (handles.h): its slot holds the C
+// record of the object (core.h) that the C calls use, and the handle's value keys the Go
+// tables here, so a destroyed handle never reaches another object, in C or in Go. Every
+// export recovers panics.
 package main
 
 /*
@@ -29,6 +31,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"runtime/cgo"
 	"sync"
 	"unsafe"
 
@@ -60,6 +63,8 @@ type cplan struct {
 	p      *vkfft.BytePlan
 	rec    *C.vkgc_plan
 	lease  *vkfft.BytePlanLease // set for a plan from the plan cache (vkfftgo_plan_acquire)
+	// builds the out-of-place application for the record (oop.go); 0: nothing to build
+	oopBuilder cgo.Handle
 }
 
 // cbuf is device memory handed out by bytes, and its C record.

@@ -1,14 +1,17 @@
 package main
 
-// Streams, pinned host buffers and asynchronous transforms in the C API: vkfft.Stream,
-// vkfft.HostBuffer[byte] and BytePlan.ForwardAsync/InverseAsync behind handles of kinds
-// VKGC_STREAM and VKGC_HOST_BUFFER. These calls run in Go (an asynchronous call only
-// queues its work); each holds the handles it uses in the C table for its length, as the
-// C per-call path does, so a concurrent destroy waits for it.
+// Streams and pinned host buffers in the C API: vkfft.Stream and vkfft.HostBuffer[byte]
+// behind handles of kinds VKGC_STREAM and VKGC_HOST_BUFFER, each with a C record
+// (core.h) of what vkfftgo_execute_async needs: that call is on the C per-call path
+// (hotpath_async.c) and queues BytePlan.ForwardAsync/InverseAsync's work through the
+// same core entry point. The calls here run in Go; each holds the handles it uses in the
+// C table for its length, as the C per-call path does, so a concurrent destroy waits.
 
 /*
+#include <stdlib.h>
 #define VKFFTGO_NO_PROTOTYPES
 #include "vkfftgo.h"
+#include "core.h"
 #include "handles.h"
 */
 import "C"
@@ -16,6 +19,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/ccore"
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
@@ -24,12 +28,20 @@ type cobj struct {
 	dev    *cdev
 	handle uintptr
 	kind   C.uint
+	rec    unsafe.Pointer // the C record of a stream or host buffer (C memory)
 	stream *vkfft.Stream
 	host   *vkfft.HostBuffer[byte]
 	pipe   cpipe // pipeline.go
 }
 
+// freeRecord frees the C record; the handle was retired (or never published).
+func (o *cobj) freeRecord() {
+	C.free(o.rec)
+	o.rec = nil
+}
+
 func (o *cobj) close() error {
+	o.freeRecord()
 	switch {
 	case o.stream != nil:
 		return o.stream.Close()
@@ -58,7 +70,7 @@ func holdObj(h unsafe.Pointer, kind C.uint, what string) (o *cobj, release func(
 
 func newObj(d *cdev, o *cobj) (unsafe.Pointer, error) {
 	o.dev = d
-	if err := publish(o.kind, nil, tables.objs, &d.objs, o, &o.handle, func() { o.close() }); err != nil {
+	if err := publish(o.kind, o.rec, tables.objs, &d.objs, o, &o.handle, func() { o.close() }); err != nil {
 		return nil, err
 	}
 	return handlePtr(o.handle), nil
@@ -103,7 +115,12 @@ func vkfftgo_stream_create(dh *C.vkfftgo_device, out **C.vkfftgo_stream) (rc C.v
 	if err != nil {
 		return fail(fn, err)
 	}
-	h, err := newObj(d, &cobj{kind: C.VKGC_STREAM, stream: s})
+	rec := C.vkgc_stream_new(d.rec, C.uint64_t(ccore.StreamQueue(s)))
+	if rec == nil {
+		s.Close()
+		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+	}
+	h, err := newObj(d, &cobj{kind: C.VKGC_STREAM, rec: unsafe.Pointer(rec), stream: s})
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -158,7 +175,12 @@ func vkfftgo_host_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vk
 		return fail(fn, err)
 	}
 	mem := unsafe.Pointer(&hb.Slice()[0])
-	h, err := newObj(d, &cobj{kind: C.VKGC_HOST_BUFFER, host: hb})
+	rec := C.vkgc_host_buffer_new(d.rec, mem, C.uint64_t(len(hb.Slice())))
+	if rec == nil {
+		hb.Close()
+		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+	}
+	h, err := newObj(d, &cobj{kind: C.VKGC_HOST_BUFFER, rec: unsafe.Pointer(rec), host: hb})
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -196,47 +218,4 @@ func vkfftgo_host_buffer_ptr(h *C.vkfftgo_host_buffer, ptr *unsafe.Pointer, byte
 		*bytes = C.size_t(len(s))
 	}
 	return C.VKFFTGO_SUCCESS
-}
-
-//export vkfftgo_execute_async
-func vkfftgo_execute_async(ph *C.vkfftgo_plan, sh *C.vkfftgo_stream, direction C.int, outh, inh *C.vkfftgo_host_buffer) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_execute_async"
-	defer recoverTo(fn, &rc)
-	p, err := lookupPlan(ph)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if direction != C.VKFFTGO_FORWARD && direction != C.VKFFTGO_INVERSE {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"direction is %d; want VKFFTGO_FORWARD (-1) or VKFFTGO_INVERSE (1)", int(direction)))
-	}
-	s, releaseS, err := holdObj(unsafe.Pointer(sh), C.VKGC_STREAM, "stream")
-	if err != nil {
-		return fail(fn, err)
-	}
-	defer releaseS()
-	out, releaseOut, err := holdObj(unsafe.Pointer(outh), C.VKGC_HOST_BUFFER, "out")
-	if err != nil {
-		return fail(fn, err)
-	}
-	defer releaseOut()
-	in := out
-	if inh != outh {
-		var releaseIn func()
-		if in, releaseIn, err = holdObj(unsafe.Pointer(inh), C.VKGC_HOST_BUFFER, "in"); err != nil {
-			return fail(fn, err)
-		}
-		defer releaseIn()
-	}
-	// the plan's slot exclusively, as the C per-call path takes it: one call at a time
-	slot := C.vkgc_acquire(unsafe.Pointer(ph), C.VKGC_PLAN, 1)
-	if slot == nil {
-		_, err := lookupPlan(ph)
-		return fail(fn, err)
-	}
-	defer C.vkgc_release(slot)
-	if direction == C.VKFFTGO_FORWARD {
-		return ret(fn, p.p.ForwardAsync(s.stream, out.host, in.host))
-	}
-	return ret(fn, p.p.InverseAsync(s.stream, out.host, in.host))
 }

@@ -61,7 +61,7 @@ func vkfftgo_plan_tuned(h *C.vkfftgo_plan, desc *C.vkfftgo_plan_desc, source *C.
 	writeDesc(desc, p.p)
 	r := p.p.Tuned()
 	if source != nil {
-		*source = C.int(r.Source) // TunedNone, TunedByHand, TunedStored, TunedMeasured: VKFFTGO_TUNED_* order
+		*source = C.int(r.Source) // TunedNone, TunedByHand, TunedStored, TunedMeasured, TunedPrior: VKFFTGO_TUNED_* order
 	}
 	if defaultMs != nil {
 		*defaultMs = C.double(r.DefaultMs)

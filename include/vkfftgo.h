@@ -28,7 +28,10 @@
  *
  * COST. The per-call functions — vkfftgo_execute, vkfftgo_forward/inverse,
  * vkfftgo_execute_buffer, vkfftgo_execute_cl/_cu, vkfftgo_device_sync — run in C and
- * never enter the library's Go runtime; creating and destroying objects does.
+ * never enter the library's Go runtime; creating and destroying objects does. So does,
+ * once per plan, the first out-of-place (out != in) complex transform on device memory:
+ * it builds the plan's out-of-place kernels (through the kernel cache, like a plan),
+ * which every later call runs from C with no copy of in.
  *
  * LAYOUT. Shapes are row-major like numpy and FFTW: shape[rank-1] is contiguous.
  * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
@@ -222,14 +225,15 @@ enum { VKFFTGO_LUT_DEFAULT = 0, VKFFTGO_LUT_ON = 1, VKFFTGO_LUT_OFF = 2 };
 enum { VKFFTGO_FORWARD = -1, VKFFTGO_INVERSE = 1 };       /* direction, as FFTW/cuFFT */
 /* desc.tune: whether the plan uses autotuned launch parameters. DEFAULT reads the
  * VKFFTGO_TUNE environment variable (off, cached, measure, refresh; cached when unset).
- * CACHED uses a tuning stored for this device and plan, if any; MEASURE also measures
+ * CACHED uses a tuning stored for this device and plan, if any, else a fixed prior where
+ * VkFFT's defaults are known to be slow (VKFFTGO_TUNED_PRIOR); MEASURE also measures
  * one (seconds) when none is stored, and stores it beside the kernel cache; REFRESH
  * measures even when one is stored. Knobs set by hand (below) turn tuning off. */
 enum { VKFFTGO_TUNE_DEFAULT = 0, VKFFTGO_TUNE_OFF = 1, VKFFTGO_TUNE_CACHED = 2,
        VKFFTGO_TUNE_MEASURE = 3, VKFFTGO_TUNE_REFRESH = 4 };
 /* where a plan's launch parameters came from (vkfftgo_plan_tuned) */
 enum { VKFFTGO_TUNED_NONE = 0, VKFFTGO_TUNED_BY_HAND = 1, VKFFTGO_TUNED_STORED = 2,
-       VKFFTGO_TUNED_MEASURED = 3 };
+       VKFFTGO_TUNED_MEASURED = 3, VKFFTGO_TUNED_PRIOR = 4 };
 
 /* A plan's description. Always start from VKFFTGO_PLAN_DESC_INIT: it sets size, which
  * tells the library which version of this struct the caller was compiled with (later
@@ -356,8 +360,9 @@ vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr);
  * pinned host buffers on a stream and returns at once; vkfftgo_stream_wait waits for
  * it. The buffers belong to the device until that wait returns: do not read out or
  * write in before. A plan is ordered across streams (a later call on any stream waits
- * for its earlier work). These calls enter the library's Go runtime (a few
- * microseconds); the work itself runs on the device. */
+ * for its earlier work). vkfftgo_execute_async runs in C like the other per-call
+ * functions and never enters the library's Go runtime; the other calls here do (a few
+ * microseconds). The work itself runs on the device. */
 typedef struct vkfftgo_stream vkfftgo_stream;
 typedef struct vkfftgo_host_buffer vkfftgo_host_buffer;
 #ifndef VKFFTGO_NO_PROTOTYPES
@@ -582,7 +587,8 @@ struct _cl_command_queue;
 vkfftgo_status vkfftgo_device_cl_queue(vkfftgo_device *device, struct _cl_command_queue **queue);
 /* The buffer's cl_mem; owned by the buffer (do not release it). */
 vkfftgo_status vkfftgo_buffer_cl_mem(vkfftgo_buffer *buffer, struct _cl_mem **mem);
-/* Transforms cl_mem objects of the device's context; out may equal in. Queued only. */
+/* Transforms cl_mem objects of the device's context; out may equal in. Out of place, a
+ * C2C transform only reads in, with no copy (see vkfftgo_execute_buffer). Queued only. */
 vkfftgo_status vkfftgo_execute_cl(vkfftgo_plan *plan, int direction, struct _cl_mem *out,
 				  struct _cl_mem *in);
 #elif VKFFTGO_BACKEND == 1 && !defined(VKFFTGO_NO_PROTOTYPES) /* CUDA: CUstream is struct CUstream_st *, CUdeviceptr an integer */
@@ -591,7 +597,8 @@ struct CUstream_st;
 vkfftgo_status vkfftgo_device_cu_stream(vkfftgo_device *device, struct CUstream_st **stream);
 /* The buffer's CUdeviceptr; owned by the buffer. */
 vkfftgo_status vkfftgo_buffer_cu_ptr(vkfftgo_buffer *buffer, uint64_t *ptr);
-/* Transforms CUdeviceptr memory of the device's (primary) context; out may equal in. */
+/* Transforms CUdeviceptr memory of the device's (primary) context; out may equal in. Out
+ * of place, a C2C transform only reads in, with no copy (see vkfftgo_execute_buffer). */
 vkfftgo_status vkfftgo_execute_cu(vkfftgo_plan *plan, int direction, uint64_t out, uint64_t in);
 #elif VKFFTGO_BACKEND == 0 && !defined(VKFFTGO_NO_PROTOTYPES) /* Vulkan: handles as vulkan_core.h declares them in 64-bit builds */
 struct VkInstance_T;
@@ -611,7 +618,8 @@ vkfftgo_status vkfftgo_device_vk_queue(vkfftgo_device *device, struct VkQueue_T 
 /* The buffer's VkBuffer (device-local, storage and transfer usage); owned by the buffer. */
 vkfftgo_status vkfftgo_buffer_vk_buffer(vkfftgo_buffer *buffer, struct VkBuffer_T **buf);
 /* Transforms VkBuffers of the device's VkDevice (bound to memory, with storage-buffer and
- * transfer-src/dst usage); out may equal in. Queued only: vkfftgo_device_sync waits. */
+ * transfer-src/dst usage); out may equal in (out of place, a C2C transform only reads in,
+ * with no copy). Queued only: vkfftgo_device_sync waits. */
 vkfftgo_status vkfftgo_execute_vk(vkfftgo_plan *plan, int direction, struct VkBuffer_T *out,
 				  struct VkBuffer_T *in);
 #endif

@@ -36,14 +36,15 @@ test-vulkan: test-vulkan-go test-vulkan-capi ## the vulkan backend's tests on ll
 
 test: test-vulkan
 
-# vulkan_bundle DIR: the vulkan-tagged test binary and benchmark (glslang linked in
+# vulkan_bundle DIR: the vulkan-tagged test binary, benchmark and CLI (glslang linked in
 # statically; gzip'd, they are a third of the size) and the Vulkan loader and glvnd .debs
 # a GPU machine without them needs. Called by gpu-bundle (mk/cuda.mk).
 define vulkan_bundle
 	@mkdir -p $(1)/vulkan/debs
 	$(GO) test -c -tags vulkan -ldflags='-s -w' -o $(1)/vulkan/vkfft-vulkan.test ./vkfft/
 	$(GO) build -tags vulkan -ldflags='-s -w' -o $(1)/vulkan/bench-vulkan ./tests/gpu/bench/
-	gzip -9f $(1)/vulkan/vkfft-vulkan.test $(1)/vulkan/bench-vulkan
+	$(GO) build -tags vulkan -ldflags='-s -w' -o $(1)/vulkan/vkfft-vulkan ./cmd/vkfft/
+	gzip -9f $(1)/vulkan/vkfft-vulkan.test $(1)/vulkan/bench-vulkan $(1)/vulkan/vkfft-vulkan
 	scripts/vulkan-gpu-debs.sh $(VKFFTGO_CACHE)/debs-vulkan
 	cp $(VKFFTGO_CACHE)/debs-vulkan/*.deb $(1)/vulkan/debs/
 	# the backend's sources for reference, apart from src/ (whose vkg_*.c the syntax step

@@ -30,7 +30,8 @@ func (d *Device) NativeQueue() uintptr {
 }
 
 // ForwardNative transforms device memory given as native handles (see Buffer.Native):
-// src holds Len elements and dst receives Len; dst may equal src (in place). The memory
+// src holds Len elements and dst receives Len; dst may equal src (in place), otherwise src
+// is only read, with no copy (the out-of-place kernels of ForwardBuffer). The memory
 // must belong to the plan's device (its context) and be large enough: native handles
 // carry no size, so it cannot be checked. Like ForwardBuffer, the work is only queued.
 func (p *Plan[T]) ForwardNative(dst, src uintptr) error {
@@ -86,7 +87,9 @@ func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	if p.h == nil {
 		return closedError(op, "plan")
 	}
-	if err := planRunDevice(p.h, p.st, inverse, buf, real, from, 0); err != nil {
+	// a separate C2C source goes to the out-of-place kernels (oop.go), not through a copy
+	h, real, from := p.routeOutOfPlace(real, from)
+	if err := planRunDevice(h, p.st, inverse, buf, real, from, 0); err != nil {
 		return opError(op, err)
 	}
 	return nil

@@ -15,7 +15,23 @@ func init() {
 		defer p.mu.Unlock()
 		// The plan's order against its work on other queues is kept by the core itself
 		// (vkg_plan_run_device, the run descriptors), so C calls need nothing more.
-		return ccore.Plan{Core: unsafe.Pointer(p.h), InPlace: p.l.inPlaceRule(), Strided: p.l.strided}
+		cp := ccore.Plan{Core: unsafe.Pointer(p.h), InPlace: p.l.inPlaceRule(), Strided: p.l.strided,
+			OutOfPlace: unsafe.Pointer(p.oop)}
+		if p.oop == nil && p.canOutOfPlace() {
+			cp.BuildOutOfPlace = p.buildOutOfPlace
+		}
+		for inv, op := range [2]string{"forward async", "inverse async"} {
+			if err := p.l.asyncable(op); err != nil {
+				cp.AsyncRefusal[inv] = err.Error()
+			}
+		}
+		return cp
+	}
+	ccore.StreamQueue = func(x any) uint64 {
+		s := x.(*Stream)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.q
 	}
 	ccore.DeviceOf = func(x any) ccore.Device {
 		d := x.(*Device)
@@ -25,4 +41,15 @@ func init() {
 		return ccore.Device{Core: unsafe.Pointer(d.h), StagingThreshold: d.stageMin.Load(),
 			StagingSlotBytes: slot, StagingThreads: threads, MaxStagers: maxStagers}
 	}
+}
+
+// buildOutOfPlace is ccore.Plan.BuildOutOfPlace: the out-of-place application, built on
+// first use as Go's own out-of-place calls build it, or nil (none, or the plan closed).
+func (p *plan) buildOutOfPlace() unsafe.Pointer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return nil
+	}
+	return unsafe.Pointer(p.outOfPlace())
 }

@@ -144,9 +144,6 @@ func TestConvolutionAccuracy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.cfg.KernelShape != nil {
-				skipWithoutStages(t) // its padding and cropping are companion kernels
-			}
 			g, err := validateConv(c.cfg, c.real)
 			require.NoError(t, err)
 			nin := max(c.cfg.Batch, 1) * g.features * g.points

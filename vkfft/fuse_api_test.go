@@ -31,7 +31,6 @@ func sharedSpectrometer(t *testing.T, name string, cfg SpectrometerConfig) *Spec
 
 // Power adds up across calls until Reset, which zeroes it.
 func TestSpectrometerAccumulatesUntilReset(t *testing.T) {
-	skipWithoutStages(t)
 	cfg := SpectrometerConfig{N: 256, Batch: 4, Input: ComplexInt8, Fusion: FusionAtomic}
 	sp := sharedSpectrometer(t, "atomic256", cfg)
 	require.NoError(t, sp.Reset())
@@ -82,7 +81,6 @@ func TestSpectrometerBadInput(t *testing.T) {
 	_, err := NewSpectrometer(nil, SpectrometerConfig{N: 256, Batch: 1, Input: ComplexInt8})
 	require.ErrorIs(t, err, ErrInvalidArgument)
 
-	skipWithoutStages(t)
 	sp := sharedSpectrometer(t, "atomic256", SpectrometerConfig{N: 256, Batch: 4, Input: ComplexInt8, Fusion: FusionAtomic})
 	require.ErrorIs(t, sp.Accumulate(make([]int8, 2*256*4-1)), ErrLength)
 	require.ErrorContains(t, sp.Accumulate(make([]int8, 3)), "samples has 3 elements, the plan needs 2048")
@@ -107,7 +105,6 @@ func TestSpectrometerBadInput(t *testing.T) {
 
 // A closed spectrometer refuses every call; Close is idempotent.
 func TestSpectrometerClose(t *testing.T) {
-	skipWithoutStages(t)
 	sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: 64, Batch: 2, Input: RealInt8})
 	require.NoError(t, err)
 	require.NoError(t, sp.Close())
@@ -119,7 +116,6 @@ func TestSpectrometerClose(t *testing.T) {
 
 // Per call: no Go heap allocation, from host or device samples, nor in Read or Reset.
 func TestSpectrometerZeroAllocations(t *testing.T) {
-	skipWithoutStages(t)
 	if raceEnabled {
 		t.Skip("the race detector's instrumentation allocates")
 	}
@@ -143,7 +139,6 @@ func TestSpectrometerZeroAllocations(t *testing.T) {
 // Building and closing spectrometers and convolutions again and again holds no device
 // memory, no Go memory beyond noise, and leaves the allocation cache to serve them.
 func TestFusedObjectsDoNotLeak(t *testing.T) {
-	skipWithoutStages(t)
 	cfg := SpectrometerConfig{N: 256, Batch: 4, Input: ComplexInt8, Fusion: FusionPower}
 	ccfg := ConvolutionConfig{Config: Config{Shape: []int{8, 8}}, KernelShape: []int{3, 3}}
 	kern := make([]float32, 9)
@@ -315,7 +310,6 @@ func TestKernelCacheKeyCoversStages(t *testing.T) {
 
 // Calls from many goroutines are serialised: the power of every call is in the sum.
 func TestSpectrometerConcurrentUse(t *testing.T) {
-	skipWithoutStages(t)
 	cfg := SpectrometerConfig{N: 256, Batch: 4, Input: ComplexInt8, Fusion: FusionAtomic}
 	sp := sharedSpectrometer(t, "atomic256", cfg)
 	require.NoError(t, sp.Reset())

@@ -1,5 +1,3 @@
-//go:build !vulkan || opencl || cuda
-
 package vkfft_test
 
 import (

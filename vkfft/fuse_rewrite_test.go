@@ -124,7 +124,6 @@ func gunzip(t *testing.T, name string) string {
 // The companion kernels and the fused preludes of every format build on this device;
 // the CUDA texts are written to VKFFTGO_REWRITE_OUT for NVRTC where it is installed.
 func TestStageKernelsBuildForEveryFormat(t *testing.T) {
-	skipWithoutStages(t)
 	h, err := testDev.use("test")
 	require.NoError(t, err)
 	defer testDev.mu.RUnlock()
@@ -137,7 +136,7 @@ func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 		for _, window := range []bool{false, true} {
 			spec := loadSpec{format: f, n: 64, scale: 3, window: window}
 			if window { // a build costs a second on PoCL: one per format
-				m, _, err := moduleBuild(h, companionSource(compiledBackend, spec), nil)
+				m, _, err := moduleBuild(h, companionSource(compiledBackend, spec, companionFloatAtomics(h)), nil)
 				require.NoError(t, err, "%v window %v", f, window)
 				moduleDestroy(m)
 			}
@@ -145,7 +144,7 @@ func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 				continue
 			}
 			name := fmt.Sprintf("%s/companion-%d-%v.cu", dir, f, window)
-			require.NoError(t, os.WriteFile(name, []byte(companionSource(CUDA, spec)), 0o644))
+			require.NoError(t, os.WriteFile(name, []byte(companionSource(CUDA, spec, true)), 0o644))
 			if !f.Complex() {
 				continue
 			}

@@ -241,11 +241,11 @@ func benchConvolution(t *testing.T, iters int, lut LUT) {
 	})
 	h, err := testDev.use("bench")
 	require.NoError(t, err)
-	m, _, err := moduleBuild(h, dialect(compiledBackend)+`VKG_KERNEL vkg_cmul(VKG_GLOBAL float2 *x, const VKG_GLOBAL float2 *k, vkg_u64 n) {
-	vkg_u64 i = VKG_GID;
+	m, _, err := moduleBuild(h, moduleSource(compiledBackend, []kernelDef{{name: "vkg_cmul",
+		params: []kernelParam{{name: "x", elem: "float2"}, {name: "k", elem: "float2", readOnly: true}, {name: "n"}},
+		body: `	vkg_u64 i = VKG_GID;
 	if (i < n) { float2 a = x[i], b = k[i]; x[i] = VKG_F2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
-}
-`, nil)
+`}}), nil)
 	testDev.mu.RUnlock()
 	require.NoError(t, err)
 	defer moduleDestroy(m)

@@ -2,10 +2,12 @@ package vkfft
 
 // Companion kernels: the small kernels that run beside VkFFT's on a plan's queue
 // (sample conversion before the FFT, power accumulation after it), and the text the
-// fused stages splice into VkFFT's own kernels. Everything is written once in a small
-// dialect — VKG_KERNEL, VKG_GLOBAL, VKG_FN, VKG_F2, VKG_GID, VKG_ATOMIC_ADD — that a
-// per-backend prelude defines (CUDA C for NVRTC, OpenCL C); a new backend needs a new
-// prelude and load functions, not new kernels.
+// fused stages splice into VkFFT's own kernels. Kernel bodies are written once
+// (kernelDef, kernels_def.go) in the subset of C that GLSL shares — no pointers, no
+// casts, VKG_GID, VKG_GROUP_Y, VKG_F2, VKG_ATOMIC_ADD(array, index, value) — and a
+// per-backend prelude and signature turn them into CUDA C for NVRTC, OpenCL C, or one
+// GLSL compute shader per kernel for Vulkan (kernels_glsl.go). Only the sample loads
+// differ per backend (they read bytes, which GLSL has no pointer type for).
 
 import (
 	"fmt"
@@ -23,7 +25,7 @@ func dialect(b Backend) string {
 #define VKG_F2(x, y) make_float2((x), (y))
 #define VKG_GID (blockIdx.x * (vkg_u64)blockDim.x + threadIdx.x)
 #define VKG_GROUP_Y ((vkg_u64)blockIdx.y)
-#define VKG_ATOMIC_ADD(p, v) atomicAdd((p), (v))
+#define VKG_ATOMIC_ADD(a, i, v) atomicAdd(&(a)[i], (v))
 VKG_FN float vkg_half(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 `
 	}
@@ -38,7 +40,7 @@ VKG_FN void vkg_atomic_addf(volatile __global float *p, float v) {
 	union { uint u; float f; } o, n;
 	do { o.f = *p; n.f = o.f + v; } while (atomic_cmpxchg((volatile __global uint *)p, o.u, n.u) != o.u);
 }
-#define VKG_ATOMIC_ADD(p, v) vkg_atomic_addf((p), (v))
+#define VKG_ATOMIC_ADD(a, i, v) vkg_atomic_addf(&(a)[i], (v))
 `
 }
 
@@ -180,53 +182,74 @@ func storeFunc(mode int) string {
 	case storePower:
 		return "VKG_FN void vkg_store(VKG_GLOBAL float *out, vkg_u64 i, float2 v) { out[i] = v.x * v.x + v.y * v.y; }\n"
 	case storeAtomic:
-		return "VKG_FN void vkg_store(VKG_GLOBAL float *out, vkg_u64 i, float2 v) { VKG_ATOMIC_ADD(&out[i % VKG_N], v.x * v.x + v.y * v.y); }\n"
+		return "VKG_FN void vkg_store(VKG_GLOBAL float *out, vkg_u64 i, float2 v) { VKG_ATOMIC_ADD(out, i % VKG_N, v.x * v.x + v.y * v.y); }\n"
 	}
 	return ""
 }
 
 // companionSource is the module of companion kernels for a spectrometer:
 //
-//	vkg_convert(in, out, w, in_off, count)   out[i] = vkg_load(in, in_off+i, w)
+//	vkg_convert(src, dst, w, in_off, count)   dst[i] = vkg_load(src, in_off+i, w)
 //	vkg_sum_c(x, psd, bins, stride, items, per)   psd[k] += sum of |x[b*stride+k]|^2
 //	vkg_sum_f(x, psd, bins, stride, items, per)   the same over a float power buffer
 //	vkg_zero(a, n)
 //
 // The sums take items in groups of per along the grid's y; with more than one group
-// they add atomically.
-func companionSource(b Backend, s loadSpec) string {
+// they add atomically. Without float atomics (atomics false: a Vulkan device without
+// VK_EXT_shader_atomic_float) the caller launches one group of all items, so that each
+// work-item reduces its bin alone.
+func companionSource(b Backend, s loadSpec, atomics bool) string {
+	defs := companionKernels(b, s)
+	if b == Vulkan {
+		return glslModule(defs, glslOptions{atomics: atomics})
+	}
 	var sb strings.Builder
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, s))
+	for _, k := range defs {
+		sb.WriteString(k.cSource())
+	}
+	return sb.String()
+}
+
+// companionKernels are the spectrometer's kernels for backend b.
+func companionKernels(b Backend, s loadSpec) []kernelDef {
 	out := "float2"
 	if !s.format.Complex() {
 		out = "float"
 	}
-	fmt.Fprintf(&sb, `VKG_KERNEL vkg_convert(const VKG_GLOBAL %s *in, VKG_GLOBAL %s *out, const VKG_GLOBAL float *w, vkg_u64 in_off, vkg_u64 count) {
-	vkg_u64 i = VKG_GID;
-	if (i < count) out[i] = vkg_load(in, in_off + i, w);
-}
-`, s.format.inputType(b), out)
+	convert := kernelDef{name: "vkg_convert", params: []kernelParam{
+		{name: "src", elem: s.format.inputType(b), readOnly: true},
+		{name: "dst", elem: out},
+		{name: "w", elem: "float", readOnly: true, unused: !s.window},
+		{name: "in_off"}, {name: "count"},
+	}, body: `	vkg_u64 i = VKG_GID;
+	if (i < count) dst[i] = vkg_load(src, in_off + i, w);
+`}
+	if b == Vulkan {
+		convert.params[0].elem = "uint" // samples are read as 32-bit words (glslLoadFunc)
+		convert.helpers = glslLoadFunc(s)
+	}
+	defs := []kernelDef{convert}
 	for _, k := range []struct{ name, typ, pow string }{
 		{"vkg_sum_c", "float2", "v.x * v.x + v.y * v.y"},
 		{"vkg_sum_f", "float", "v"},
 	} {
-		fmt.Fprintf(&sb, `VKG_KERNEL %s(const VKG_GLOBAL %s *x, VKG_GLOBAL float *psd, vkg_u64 bins, vkg_u64 stride, vkg_u64 items, vkg_u64 per) {
-	vkg_u64 k = VKG_GID, b, b0 = VKG_GROUP_Y * per, b1 = b0 + per;
+		defs = append(defs, kernelDef{name: k.name, params: []kernelParam{
+			{name: "x", elem: k.typ, readOnly: true}, {name: "psd", elem: "float"},
+			{name: "bins"}, {name: "stride"}, {name: "items"}, {name: "per"},
+		}, body: fmt.Sprintf(`	vkg_u64 k = VKG_GID, b, b0 = VKG_GROUP_Y * per, b1 = b0 + per;
 	float s = 0.0f;
 	if (k >= bins) return;
 	if (b1 > items) b1 = items;
 	for (b = b0; b < b1; b++) { %s v = x[b * stride + k]; s += %s; }
-	if (per < items) VKG_ATOMIC_ADD(&psd[k], s); else psd[k] += s;
-}
-`, k.name, k.typ, k.typ, k.pow)
+	if (per < items) VKG_ATOMIC_ADD(psd, k, s); else psd[k] += s;
+`, k.typ, k.pow)})
 	}
-	sb.WriteString(`VKG_KERNEL vkg_zero(VKG_GLOBAL float *a, vkg_u64 n) {
-	vkg_u64 i = VKG_GID;
+	return append(defs, kernelDef{name: "vkg_zero", params: []kernelParam{{name: "a", elem: "float"}, {name: "n"}},
+		body: `	vkg_u64 i = VKG_GID;
 	if (i < n) a[i] = 0.0f;
-}
-`)
-	return sb.String()
+`})
 }
 
 // fuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
@@ -263,13 +286,35 @@ extern "C" { __device__ struct vkg_fuse_args vkg_fuse; }
 //	vkg_pad(src, dst, comps, m0, m1, m2, p0, p1, p2)   dst (comps arrays of p) = src (of m), zeros beyond
 //	vkg_crop(src, dst, ...)                             dst (comps arrays of m) = the first m points of src
 func padCropSource(b Backend, typ string) string {
-	var sb strings.Builder
-	if b != CUDA && strings.HasPrefix(typ, "double") {
-		sb.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
+	elem := typ
+	if b == Vulkan {
+		// copies only: moved as bits, so double precision needs no shaderFloat64 here
+		elem = map[string]string{"float2": "uvec2", "double2": "uvec4", "float": "uint", "double": "uvec2"}[typ]
 	}
-	sb.WriteString(dialect(b))
+	var defs []kernelDef
+	for _, k := range []struct{ name, body string }{
+		{"vkg_pad", `	vkg_u64 i = VKG_GID, np = p0 * p1 * p2, c = i / np, r = i % np;
+	vkg_u64 z = r / (p1 * p2), y = r / p2 % p1, x = r % p2;
+	if (c >= comps) return;
+	if (z < m0 && y < m1 && x < m2) dst[i] = src[c * m0 * m1 * m2 + (z * m1 + y) * m2 + x];
+	else dst[i] = VKG_PAD_ZERO;
+`},
+		{"vkg_crop", `	vkg_u64 i = VKG_GID, nm = m0 * m1 * m2, c = i / nm, r = i % nm;
+	vkg_u64 z = r / (m1 * m2), y = r / m2 % m1, x = r % m2;
+	if (c >= comps) return;
+	dst[i] = src[c * p0 * p1 * p2 + (z * p1 + y) * p2 + x];
+`},
+	} {
+		params := []kernelParam{{name: "src", elem: elem, readOnly: true}, {name: "dst", elem: elem}}
+		for _, n := range []string{"comps", "m0", "m1", "m2", "p0", "p1", "p2"} {
+			params = append(params, kernelParam{name: n})
+		}
+		defs = append(defs, kernelDef{name: k.name, params: params, body: k.body})
+	}
 	zero := "0"
 	switch {
+	case b == Vulkan:
+		zero = elem + "(0u)"
 	case typ == "float2" && b == CUDA:
 		zero = "make_float2(0.0f, 0.0f)"
 	case typ == "double2" && b == CUDA:
@@ -277,19 +322,20 @@ func padCropSource(b Backend, typ string) string {
 	case strings.HasSuffix(typ, "2"):
 		zero = "(" + typ + ")(0, 0)"
 	}
-	fmt.Fprintf(&sb, `VKG_KERNEL vkg_pad(const VKG_GLOBAL %[1]s *src, VKG_GLOBAL %[1]s *dst, vkg_u64 comps, vkg_u64 m0, vkg_u64 m1, vkg_u64 m2, vkg_u64 p0, vkg_u64 p1, vkg_u64 p2) {
-	vkg_u64 i = VKG_GID, np = p0 * p1 * p2, c = i / np, r = i %% np;
-	vkg_u64 z = r / (p1 * p2), y = r / p2 %% p1, x = r %% p2;
-	if (c >= comps) return;
-	if (z < m0 && y < m1 && x < m2) dst[i] = src[c * m0 * m1 * m2 + (z * m1 + y) * m2 + x];
-	else dst[i] = %[2]s;
-}
-VKG_KERNEL vkg_crop(const VKG_GLOBAL %[1]s *src, VKG_GLOBAL %[1]s *dst, vkg_u64 comps, vkg_u64 m0, vkg_u64 m1, vkg_u64 m2, vkg_u64 p0, vkg_u64 p1, vkg_u64 p2) {
-	vkg_u64 i = VKG_GID, nm = m0 * m1 * m2, c = i / nm, r = i %% nm;
-	vkg_u64 z = r / (m1 * m2), y = r / m2 %% m1, x = r %% m2;
-	if (c >= comps) return;
-	dst[i] = src[c * p0 * p1 * p2 + (z * p1 + y) * p2 + x];
-}
-`, typ, zero)
+	if b == Vulkan {
+		for i := range defs {
+			defs[i].helpers = "#define VKG_PAD_ZERO " + zero + "\n"
+		}
+		return glslModule(defs, glslOptions{})
+	}
+	var sb strings.Builder
+	if b != CUDA && strings.HasPrefix(typ, "double") {
+		sb.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
+	}
+	sb.WriteString(dialect(b))
+	sb.WriteString("#define VKG_PAD_ZERO " + zero + "\n")
+	for _, k := range defs {
+		sb.WriteString(k.cSource())
+	}
 	return sb.String()
 }

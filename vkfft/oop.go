@@ -16,8 +16,8 @@ package vkfft
 // when the plan has none (R2C, or it could not be built). The caller holds p.mu and
 // has checked that the plan is open, so the device is open too.
 func (p *plan) outOfPlace() planHandle {
-	if p.oop != nil || p.oopFailed || p.l.kind != kindC2C || p.l.strided || p.l.cfg.Storage != StorageDefault {
-		return p.oop // strided plans read their input buffer already; other storage keeps the copy
+	if p.oop != nil || !p.canOutOfPlace() {
+		return p.oop
 	}
 	params := p.params(true)
 	h, _, err := planCreateCached(p.dev.h, &p.dev.info, &params)
@@ -33,6 +33,14 @@ func (p *plan) outOfPlace() planHandle {
 	}
 	p.oop = h
 	return h
+}
+
+// canOutOfPlace reports whether the plan may still get an out-of-place application: a
+// contiguous C2C plan in its precision's own storage whose build has not failed. Strided
+// plans read their input buffer already; other storage keeps the copy. The caller holds
+// p.mu.
+func (p *plan) canOutOfPlace() bool {
+	return !p.oopFailed && p.l.kind == kindC2C && !p.l.strided && p.l.cfg.Storage == StorageDefault
 }
 
 // routeOutOfPlace picks the application for a device call: a C2C call with a separate

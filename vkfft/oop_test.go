@@ -151,8 +151,8 @@ func TestOutOfPlaceTunedAndCached(t *testing.T) {
 	}
 }
 
-// Out-of-place buffer calls allocate nothing once the second application exists. (The
-// *Native forms allocate their two transient buffer wrappers, with or without this.)
+// Out-of-place buffer calls allocate nothing once the second application exists (the
+// *Native forms likewise: TestOutOfPlaceNative).
 func TestOutOfPlaceAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under -race")

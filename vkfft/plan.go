@@ -88,10 +88,12 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 		params.loadBlob, params.save = opt.loadBlob, opt.save
 		// the persistent kernel cache (kcache.go) loads or stores the compiled kernels
 		p.h, p.binary, err = planCreateCached(h, &d.info, &params)
-		if err != nil && p.tuned.Source == TunedStored {
-			// VkFFT refused a stored tuning: the plan is built with the defaults
-			kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: stored tuning %s refused: %v", errBadEntry,
-				p.l.cfg.Tuning, err))
+		if err != nil && (p.tuned.Source == TunedStored || p.tuned.Source == TunedPrior) {
+			// VkFFT refused a stored tuning or the prior: the plan is built with the defaults
+			if p.tuned.Source == TunedStored {
+				kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: stored tuning %s refused: %v", errBadEntry,
+					p.l.cfg.Tuning, err))
+			}
 			p.l.cfg.Tuning, p.tuned = Tuning{}, TuneResult{}
 			params = p.params(false)
 			params.loadBlob, params.save = opt.loadBlob, opt.save

@@ -14,7 +14,8 @@ type Fusion int
 
 const (
 	// FusionAuto picks the fastest path measured (FusionAtomic, see README), falling
-	// back to FusionCompanion where VkFFT's kernels cannot be rewritten.
+	// back to FusionCompanion where VkFFT's kernels cannot be rewritten (always on
+	// Vulkan, whose GLSL kernels the rewriter does not know).
 	FusionAuto Fusion = iota
 	// FusionCompanion runs separate kernels on the plan's queue: samples to complex
 	// floats, VkFFT's FFT, then |X|² summed into the bins. Works for every format.
@@ -155,14 +156,7 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 		cfg.Scale = 1
 	}
 	if cfg.Chunk == 0 {
-		want := max(1, defaultChunkBytes/(8*cfg.N))
-		cfg.Chunk = 1
-		for c := min(want, cfg.Batch); c >= 1; c-- {
-			if cfg.Batch%c == 0 {
-				cfg.Chunk = c
-				break
-			}
-		}
+		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, defaultChunkBytes)
 	} else if cfg.Batch%cfg.Chunk != 0 {
 		return cfg, fmt.Errorf("%w: chunk %d does not divide batch %d", ErrInvalidBatch, cfg.Chunk, cfg.Batch)
 	}
@@ -174,10 +168,23 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 	return cfg, nil
 }
 
+// autoChunk is the largest divisor of batch whose FFTs of n points hold at most bytes of
+// complex data (at least 1).
+func autoChunk(n, batch int, bytes int64) int {
+	want := int(max(1, bytes/(8*int64(n))))
+	for c := min(want, batch); c > 1; c-- {
+		if batch%c == 0 {
+			return c
+		}
+	}
+	return 1
+}
+
 // NewSpectrometer builds a spectrometer on d: its FFT plan (rewritten for fusion where
 // that is possible), its companion kernels and its device memory, with the bins zeroed.
 func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	const op = "new spectrometer"
+	autoChunked := cfg.Chunk == 0
 	cfg, err := validateSpectrometer(cfg)
 	if err != nil {
 		return nil, opError(op, err)
@@ -187,9 +194,9 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
-	if compiledBackend == Vulkan {
-		return nil, opError(op, fmt.Errorf("%w: the spectrometer on Vulkan: its fused stages and companion "+
-			"kernels are generated for OpenCL C and CUDA C only", ErrUnsupported))
+	if limit := companionMaxBinding(h); autoChunked && limit < defaultChunkBytes {
+		// a chunk's complex data is bound whole by the companion kernels (Vulkan)
+		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, limit)
 	}
 	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
 	if !cfg.Input.Complex() {
@@ -254,7 +261,8 @@ func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 		}
 	}
 	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil}
-	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec)); err != nil {
+	atomics := companionFloatAtomics(h)
+	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec, atomics)); err != nil {
 		return err
 	}
 	for _, k := range []struct {
@@ -266,6 +274,9 @@ func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 		}
 	}
 	f.sumGroups = min(sp.chunk, max(1, (1<<18+sp.bins-1)/sp.bins))
+	if !atomics { // one group of all items: each bin summed by one work-item, no races
+		f.sumGroups = 1
+	}
 
 	kind := kindC2C
 	if f.realInput {
@@ -279,7 +290,7 @@ func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 	if want == FusionAuto {
 		want = defaultFusion()
 	}
-	if want != FusionCompanion && cfg.Input.Complex() {
+	if want != FusionCompanion && cfg.Input.Complex() && fusedStagesAvailable() {
 		err = sp.buildFused(h, l, want, spec, &f, noReorder)
 		if err == nil {
 			sp.fusion = want
@@ -366,7 +377,7 @@ func (sp *Spectrometer) Bins() int { return sp.bins }
 func (sp *Spectrometer) Samples() int { return sp.cfg.N * sp.cfg.Batch }
 
 // Fusion reports the path in use: the one asked for, or FusionCompanion where VkFFT's
-// kernels for this size could not be rewritten.
+// kernels for this size could not be rewritten (and on Vulkan).
 func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
 
 // Chunk is the number of FFTs the device works on at a time.

@@ -1,13 +1,11 @@
 package vkfft
 
-import "testing"
-
-// skipWithoutStages skips a test of spectrometers, fused stages or companion kernels
-// (linear convolution's padding) on the Vulkan backend, where they are ErrUnsupported
-// (TestVulkanRefusesStages asserts the refusals): there is nothing else of them to run there.
-func skipWithoutStages(t *testing.T) {
-	t.Helper()
-	if compiledBackend == Vulkan {
-		t.Skip("spectrometers, fused stages and companion kernels are ErrUnsupported on Vulkan (TestVulkanRefusesStages)")
+// fusionOnThisBackend is the path a spectrometer asking for f takes in this build: f
+// where VkFFT's kernels can be rewritten, the companion kernels on Vulkan (the rewriter
+// knows VkFFT's CUDA C and OpenCL C, not its GLSL).
+func fusionOnThisBackend(f Fusion) Fusion {
+	if !fusedStagesAvailable() {
+		return FusionCompanion
 	}
+	return f
 }

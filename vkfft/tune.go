@@ -22,7 +22,8 @@ const (
 	// TuneOff keeps VkFFT's defaults.
 	TuneOff
 	// TuneCached uses the tuning stored for this device and plan if there is one, and
-	// VkFFT's defaults otherwise. It never measures.
+	// otherwise VkFFT's defaults, or a fixed prior where those are known to be slow
+	// (multi-dimensional transforms on NVIDIA; TunedPrior). It never measures.
 	TuneCached
 	// TuneMeasure uses the stored tuning, or, when none is stored, measures candidates
 	// on the plan's own buffers now (seconds), stores the winner and uses it.
@@ -99,7 +100,8 @@ func tuneBudget() time.Duration {
 type TuneSource int
 
 const (
-	// TunedNone: VkFFT's defaults (TuneOff, or TuneCached with nothing stored).
+	// TunedNone: VkFFT's defaults (TuneOff, or TuneCached with nothing stored and no
+	// prior for the device).
 	TunedNone TuneSource = iota
 	// TunedByHand: Config.Tuning was given.
 	TunedByHand
@@ -107,6 +109,9 @@ const (
 	TunedStored
 	// TunedMeasured: measured while this plan was built.
 	TunedMeasured
+	// TunedPrior: TuneCached with nothing stored, on a device where VkFFT's defaults are
+	// known to leave speed behind: a fixed starting tuning (tune_prior.go).
+	TunedPrior
 )
 
 func (s TuneSource) String() string {
@@ -119,6 +124,8 @@ func (s TuneSource) String() string {
 		return "stored"
 	case TunedMeasured:
 		return "measured"
+	case TunedPrior:
+		return "prior"
 	}
 	return fmt.Sprintf("TuneSource(%d)", int(s))
 }
@@ -275,6 +282,10 @@ func (p *plan) resolveTuning(h deviceHandle, opt planOptions) error {
 		}
 	}
 	if mode == TuneCached {
+		if prior, ok := priorTuning(&p.dev.info, l); ok {
+			p.l.cfg.Tuning = prior
+			p.tuned = TuneResult{Source: TunedPrior, Tuning: prior, OutOfPlace: prior}
+		}
 		return nil
 	}
 	tuneMu.Lock()

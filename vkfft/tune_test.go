@@ -294,8 +294,7 @@ func TestTuneDamagedStoreIgnored(t *testing.T) {
 			cfg.Tune = TuneCached
 			p, err := NewPlan[complex64](testDev, cfg)
 			require.NoError(t, err)
-			require.Equal(t, TunedNone, p.Tuned().Source)
-			require.True(t, p.Config().Tuning.isZero())
+			requireUntuned(t, p.p)
 			tuneCheck(t, p)
 			require.NoError(t, p.Close())
 			require.Equal(t, before.Rejected+1, ReadKernelCacheStats().Rejected)

@@ -238,6 +238,11 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
  * equal strides in place) are the caller's to check. For the C API's per-call entry
  * points. */
 int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st);
+/* vkg_plan_run_out_in with the plan's out-of-place application oop (a plan of the same
+ * transform made with params.out_of_place; NULL: none): a contiguous complex plan given
+ * out != in runs oop, which reads in and writes out, instead of copying in into out and
+ * transforming there. */
+int vkg_plan_run_out_in_oop(vkg_plan *plan, vkg_plan *oop, int inverse, vkg_mem out, vkg_mem in, vkg_status *st);
 
 /* A run with every buffer explicit, for plans with stages: buffer (0 = the plan's own),
  * input and output (separate_input/output; 0 = the plan's), byte offsets into them
@@ -275,7 +280,8 @@ uint64_t vkg_plan_own_bytes(vkg_plan *plan);
 
 /* ---- companion kernels (backend layer: vkg_kern_<backend>.c) ----
  * A module is kernels compiled from the backend's source language (OpenCL C, CUDA C via
- * NVRTC) or loaded from the binary an earlier build returned. */
+ * NVRTC, GLSL via glslang to SPIR-V on Vulkan: vkg_kern_vulkan.c) or loaded from the
+ * binary an earlier build returned. */
 typedef struct vkg_module vkg_module;
 typedef struct vkg_kernel vkg_kernel;
 /* Builds from binary when binary_bytes > 0, else from source; a build from source returns

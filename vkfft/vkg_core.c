@@ -692,6 +692,11 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 
 int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st)
 {
+	return vkg_plan_run_out_in_oop(plan, NULL, inverse, out, in, st);
+}
+
+int vkg_plan_run_out_in_oop(vkg_plan *plan, vkg_plan *oop, int inverse, vkg_mem out, vkg_mem in, vkg_status *st)
+{
 	const vkg_plan_params *p = &plan->params;
 	if (p->real_inplace) {
 		if (out != in)
@@ -704,6 +709,8 @@ int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vk
 			       : vkg_plan_run_device(plan, 0, out, in, 0, 0, st);
 	if (p->strided) /* in through VkFFT's formatted input, out in its buffer */
 		return vkg_plan_run_device(plan, inverse, out, in, 0, 0, st);
+	if (oop && out != in && oop->params.out_of_place) /* in is its input buffer: read only */
+		return vkg_plan_run_device(oop, inverse, out, in, 0, 0, st);
 	return vkg_plan_run_device(plan, inverse, out, 0, out == in ? 0 : in, 0, st);
 }
 

@@ -362,7 +362,9 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	VkPhysicalDeviceFeatures have;
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2};
 	VkPipelineCacheCreateInfo pcci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-	const char *exts[3];
+	VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+	const char *exts[4];
 	uint32_t next = 0, i;
 	VkResult r;
 	int rc;
@@ -381,6 +383,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	}
 	qualifies(dev->physical, &dev->family, &dev->nqueues);
 	fill_info(dev->physical, &dev->info, &dev->storage_range, &dev->offset_align, &dev->memprops);
+	dev->spin_ns = vkg_vk_spin_ns(dev->info.host_memory);
 
 	qci.queueFamilyIndex = dev->family;
 	qci.queueCount = dev->nqueues;
@@ -406,6 +409,23 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 		vkGetPhysicalDeviceProperties2(dev->physical, &p2);
 		exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
 		dev->import_align = hp.minImportedHostPointerAlignment ? hp.minImportedHostPointerAlignment : 4096;
+	}
+	if (has_extension(dev->physical, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
+		/* the spectrometer's companion kernels add |X|^2 into the bins atomically; without
+		 * it they reduce each bin in one work-item (VKFFTGO_VULKAN_FLOAT_ATOMICS=0 tests
+		 * that path on a device that has it) */
+		VkPhysicalDeviceShaderAtomicFloatFeaturesEXT have_af = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+		VkPhysicalDeviceFeatures2 q2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &have_af};
+		const char *env = getenv("VKFFTGO_VULKAN_FLOAT_ATOMICS");
+		vkGetPhysicalDeviceFeatures2(dev->physical, &q2);
+		if (have_af.shaderBufferFloat32AtomicAdd && !(env && strcmp(env, "0") == 0)) {
+			exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+			af.shaderBufferFloat32AtomicAdd = VK_TRUE;
+			af.pNext = f12.pNext;
+			f12.pNext = &af;
+			dev->float_atomic_add = 1;
+		}
 	}
 	dci.queueCreateInfoCount = 1;
 	dci.pQueueCreateInfos = &qci;
@@ -607,6 +627,8 @@ int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 	n = malloc(sizeof *n);
 	if (!n)
 		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
+	/* whole 32-bit words: companion kernels read byte samples as uint words */
+	bytes = (bytes + 3) & ~(uint64_t)3;
 	rc = vkg_vk_buffer_create(dev, bytes, 0, &buf, &mem, NULL, st);
 	if (rc) {
 		free(n);
@@ -614,6 +636,7 @@ int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 	}
 	n->buffer = buf;
 	n->memory = mem;
+	n->bytes = bytes;
 	k = mem_bucket(buf);
 	pthread_mutex_lock(&dev->mu);
 	n->next = dev->mem[k];
@@ -649,6 +672,22 @@ void vkg_mem_free(vkg_device *dev, vkg_mem m)
 	vkFreeMemory(dev->device, n->memory, NULL);
 	free(n);
 }
+
+uint64_t vkg_vk_buffer_bytes(vkg_device *dev, VkBuffer buf)
+{
+	mem_node *n;
+	uint64_t bytes = 0;
+	pthread_mutex_lock(&dev->mu);
+	for (n = dev->mem[mem_bucket(buf)]; n; n = n->next)
+		if (n->buffer == buf) {
+			bytes = n->bytes;
+			break;
+		}
+	pthread_mutex_unlock(&dev->mu);
+	return bytes;
+}
+
+int vkg_vk_float_atomics(const vkg_device *dev) { return dev->float_atomic_add; }
 
 int64_t vkg_vk_live_buffers(vkg_device *dev)
 {

@@ -87,6 +87,13 @@ int64_t vkg_vk_pinned_copies(vkg_device *dev);
 /* Bytes the device's VkPipelineCache (shared by every plan's pipelines) would serialise to:
  * the churn test logs it, as it grows with each distinct pipeline until the device closes. */
 uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev);
+/* 1 when companion kernels can add floats atomically in device memory (the device has
+ * VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd, enabled unless
+ * VKFFTGO_VULKAN_FLOAT_ATOMICS=0 was set when it was opened), else 0. */
+int vkg_vk_float_atomics(const vkg_device *dev);
+/* The largest buffer a companion kernel binds (maxStorageBufferRange), in bytes
+ * (vkg_kern_vulkan.c). */
+uint64_t vkg_vk_max_binding(const vkg_device *dev);
 /* Registered host memory (vkg_hostreg_vulkan.c): the caller's pages imported with
  * VK_EXT_external_memory_host; VKG_ERR_UNSUPPORTED without it. */
 int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);

@@ -23,6 +23,7 @@
 typedef struct mem_node {
 	VkBuffer buffer;
 	VkDeviceMemory memory;
+	uint64_t bytes; /* the buffer's size (companion kernels bind it whole) */
 	struct mem_node *next;
 } mem_node;
 
@@ -72,9 +73,11 @@ struct vkg_device {
 	VkPhysicalDeviceMemoryProperties memprops;
 	uint64_t storage_range, offset_align;
 	int has_budget;
+	int float_atomic_add; /* VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd is on */
 	uint64_t import_align; /* VK_EXT_external_memory_host: host pointers import (0: cannot) */
 	PFN_vkGetMemoryHostPointerPropertiesEXT host_pointer_props;
 	vkg_vk_queue *own;
+	uint64_t spin_ns; /* how long a wait polls before it blocks (vkg_vk_spin_ns) */
 
 	pthread_mutex_t mu; /* buffer table, pinned ranges, queue list and assignment */
 	vkg_vk_queue *live; /* queues not yet destroyed */
@@ -99,6 +102,8 @@ struct vkg_device {
 /* A buffer with its own memory: device-local, or host-visible (host) and mapped (*map). */
 int vkg_vk_buffer_create(vkg_device *dev, uint64_t bytes, int host, VkBuffer *buf, VkDeviceMemory *mem,
 			 void **map, vkg_status *st);
+/* The size of a buffer vkg_mem_alloc made; 0 for any other (a caller's VkBuffer). */
+uint64_t vkg_vk_buffer_bytes(vkg_device *dev, VkBuffer buf);
 /* The pinned (host-visible) buffer holding [p, p+bytes), if any, and the offset in it. */
 int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer *buf, uint64_t *off);
 /* Adds a pinned range (HostBuffer or registered memory); remove waits for every queue,
@@ -114,6 +119,7 @@ void vkg_vk_queue_retain(vkg_vk_queue *q);
 void vkg_vk_queue_release(vkg_vk_queue *q);
 vkg_vk_queue *vkg_vk_queue_of(vkg_device *dev, uint64_t queue);
 int vkg_vk_wait_value(vkg_device *dev, VkSemaphore sem, uint64_t value, vkg_status *st);
+uint64_t vkg_vk_spin_ns(int host_memory);
 /* Submits and waits for the work of every queue of the device. */
 void vkg_vk_sync_all(vkg_device *dev);
 /* One command into q's batch: begin locks q and returns the recording command buffer with

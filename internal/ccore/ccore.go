@@ -16,6 +16,18 @@ type Plan struct {
 	// Strided plans read and write device memory through their strides: buffers hold
 	// at least the plan's byte sizes, and host round trips are refused.
 	Strided bool
+	// OutOfPlace is the plan's out-of-place application (a second vkg_plan that reads
+	// in and writes out, so out != in needs no copy; vkfft's oop.go) if it is built
+	// already, else nil. BuildOutOfPlace, when not nil, builds it (with the plan's
+	// tuning, through the kernel cache) and returns it, or nil if it cannot be built:
+	// the C side calls it on its first out-of-place transform, holding the plan's
+	// handle exclusively, and then keeps the result. It is nil when the plan cannot
+	// have one (not C2C, strided, fp16 storage, an earlier build failed) or has it.
+	OutOfPlace      unsafe.Pointer
+	BuildOutOfPlace func() unsafe.Pointer
+	// AsyncRefusal[inverse] is why the plan refuses asynchronous host round trips in
+	// that direction (the error BytePlan.ForwardAsync/InverseAsync return), or "".
+	AsyncRefusal [2]string
 }
 
 // InPlaceRule says whether a transform's output may be its input memory.
@@ -42,4 +54,7 @@ var (
 	PlanOf func(plan any) Plan
 	// DeviceOf returns the C side of a *vkfft.Device.
 	DeviceOf func(device any) Device
+	// StreamQueue returns the queue of a *vkfft.Stream as the core's transfer layer takes
+	// it (vkg_run_host_async), valid until the stream is closed; 0 once closed.
+	StreamQueue func(stream any) uint64
 )

@@ -458,6 +458,54 @@ static void test_streams(void)
 	EXPECT_FAIL(vkfftgo_host_buffer_ptr(mid, NULL, NULL), VKFFTGO_ERROR_NULL_POINTER, "ptr and bytes");
 	EXPECT_FAIL(vkfftgo_host_buffer_ptr((vkfftgo_host_buffer *)s1, &ptr, NULL), VKFFTGO_ERROR_INVALID_HANDLE,
 		    "host buffer");
+	/* vkfft's checks of an asynchronous call, made in C (capi/hotpath_async.c) with
+	 * vkfft's messages */
+	EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, small, in), VKFFTGO_ERROR_WRONG_SIZE,
+		    "vkfftgo_execute_async: vkfft: forward async: wrong length: dst has");
+	EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_INVERSE, mid, small), VKFFTGO_ERROR_WRONG_SIZE,
+		    "vkfftgo_execute_async: vkfft: inverse async: wrong length: src has");
+	{
+		vkfftgo_plan_desc sd = VKFFTGO_PLAN_DESC_INIT, rd = VKFFTGO_PLAN_DESC_INIT;
+		vkfftgo_device *d2;
+		vkfftgo_stream *s_other;
+		vkfftgo_host_buffer *h_other;
+		vkfftgo_plan *strided, *real_inplace;
+		CHECK(vkfftgo_device_open(0, &d2));
+		CHECK(vkfftgo_stream_create(d2, &s_other));
+		CHECK(vkfftgo_host_buffer_create(d2, bytes, &h_other, NULL));
+		EXPECT_FAIL(vkfftgo_execute_async(p, s_other, VKFFTGO_FORWARD, mid, in), VKFFTGO_ERROR_WRONG_DEVICE,
+			    "forward async: buffer of another device: the stream belongs to another device");
+		EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, h_other, in), VKFFTGO_ERROR_WRONG_DEVICE,
+			    "vkfftgo_execute_async: vkfft: forward async: buffer of another device");
+		EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_INVERSE, mid, h_other), VKFFTGO_ERROR_WRONG_DEVICE,
+			    "vkfftgo_execute_async: vkfft: inverse async: buffer of another device");
+		sd.rank = 2; /* rows of 40 in rows of 48 */
+		sd.shape[0] = 3;
+		sd.shape[1] = 40;
+		sd.naxes = 1;
+		sd.axes[0] = 1;
+		sd.in_strides[0] = sd.out_strides[0] = 48;
+		sd.in_strides[1] = sd.out_strides[1] = 1;
+		CHECK(vkfftgo_plan_create(dev, &sd, &strided));
+		EXPECT_FAIL(vkfftgo_execute_async(strided, s1, VKFFTGO_FORWARD, mid, in), VKFFTGO_ERROR_UNSUPPORTED,
+			    "vkfftgo_execute_async: vkfft: forward async: unsupported: a plan with InStrides/OutStrides");
+		rd.kind = VKFFTGO_R2C;
+		rd.rank = 1;
+		rd.shape[0] = 62;
+		rd.real_inplace = 1;
+		CHECK(vkfftgo_plan_create(dev, &rd, &real_inplace));
+		EXPECT_FAIL(vkfftgo_execute_async(real_inplace, s1, VKFFTGO_INVERSE, in, in), VKFFTGO_ERROR_UNSUPPORTED,
+			    "inverse async: unsupported: a RealInPlace plan|asynchronous calls take the plan's element types");
+		CHECK(vkfftgo_plan_destroy(strided));
+		CHECK(vkfftgo_plan_destroy(real_inplace));
+		EXPECT_FAIL(vkfftgo_execute_async(strided, s1, VKFFTGO_FORWARD, mid, in), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "vkfftgo_execute_async|not a live plan handle");
+		CHECK(vkfftgo_device_close(d2)); /* frees s_other and h_other */
+		EXPECT_FAIL(vkfftgo_execute_async(p, s_other, VKFFTGO_FORWARD, mid, in), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "stream");
+		EXPECT_FAIL(vkfftgo_execute_async(p, s1, VKFFTGO_FORWARD, mid, h_other), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "in");
+	}
 	CHECK(vkfftgo_stream_destroy(NULL));
 	CHECK(vkfftgo_host_buffer_destroy(NULL));
 	CHECK(vkfftgo_host_buffer_destroy(small));

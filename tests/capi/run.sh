@@ -105,6 +105,10 @@ gcc -std=c99 "${CWARN[@]}" "$here/tune_oop.c" $(pkg-config --cflags --libs vkfft
 VKFFTGO_CACHE_DIR="$tmp/kc" VKFFTGO_TUNE_BUDGET=1ms "$tmp/tune_oop"
 VKFFTGO_CACHE_DIR="$tmp/kc" "$tmp/tune_oop" stored
 
+step "true out-of-place transforms on the C per-call path (oop.c): no copy, built once through Go, then C only"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/oop.c" $(pkg-config --cflags --libs vkfftgo) -ldl -lm -o "$tmp/oop"
+VKFFTGO_CACHE_DIR="$tmp/kc-oop" timeout 600 "$tmp/oop"
+
 step "convolutions and spectrometer from C (fuse.c)"
 gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
 "$tmp/fuse"
@@ -131,9 +135,10 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity; do
+for t in c_consumer threads handles hostreg parity oop; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
+  [ "$t" = oop ] && extra=(-ldl)
   gcc -std=c99 -pthread "${ASAN_CFLAGS[@]}" "$here/$t.c" "${ASAN_LIBS[@]}" "${extra[@]}" -o "$tmp/$t-asan"
   timeout 900 "$tmp/$t-asan" >"$tmp/$t-asan.log" 2>&1 || { cat "$tmp/$t-asan.log"; die "$t under AddressSanitizer"; }
   echo "   $t: clean"

@@ -1,23 +1,22 @@
 # The Vulkan backend on the GPU (issue 14), sourced by run.sh: device probe, the benchmark
 # with cold plans and then plans from the disk cache (fresh processes), the same figures
 # from the CUDA backend and cuFFT of this call side by side, the vulkan-tagged tests and
-# the leak test at 10,000 round trips (plan churn at length: vulkan-churn.sh). Logs:
-# $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
+# the leak test at 10,000 round trips (plan churn at length: vulkan-churn.sh), and the
+# spectrometer's companion path (GS/s).
+# Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
 # VULKAN_BENCH_ONLY=NAME limits the benchmarks to shapes whose name contains NAME.
-
-# vulkan_setup NAME: unpacks the vulkan binaries into $W/vk, makes the Vulkan loader present
-# and points it at NVIDIA's driver; on failure it records res[NAME] and returns 1
-# (tests/gpu/steps/vulkan-churn.sh uses it too).
+# vulkan_setup unpacks the Vulkan binaries into $W/vk, installs the loader where the
+# machine has none and points it at NVIDIA's ICD; it fails when no NVIDIA device shows.
 vulkan_setup() {
-	local name=$1 V=$B/vulkan VK=$W/vk f j
+	local V=$B/vulkan VK=$W/vk f j
 	if [ ! -f "$V/vkfft-vulkan.test.gz" ]; then
 		echo "vulkan: no vulkan binaries in the bundle (make gpu-bundle builds them)"
-		res[$name]="rc=1 no binaries"
+		res[vulkan]="rc=1 no binaries"
 		return 1
 	fi
 	mkdir -p "$VK"
-	for f in vkfft-vulkan.test bench-vulkan; do
-		gzip -dc "$V/$f.gz" >"$VK/$f" && chmod +x "$VK/$f"
+	for f in vkfft-vulkan.test bench-vulkan vkfft-vulkan; do
+		[ -f "$V/$f.gz" ] && gzip -dc "$V/$f.gz" >"$VK/$f" && chmod +x "$VK/$f"
 	done
 
 	# The Vulkan loader and glvnd (NVIDIA's Vulkan driver needs them for vkCreateInstance):
@@ -46,7 +45,7 @@ vulkan_setup() {
 		if ! vulkan_probe; then
 			cat "$OUT/vulkan-probe.log"
 			ls -la /usr/local/nvidia/share/vulkan/icd.d /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>&1 | sed 's/^/vulkan: /'
-			res[$name]="rc=1 no Vulkan device"
+			res[vulkan]="rc=1 no Vulkan device"
 			return 1
 		fi
 	fi
@@ -54,8 +53,8 @@ vulkan_setup() {
 }
 
 vulkan_step() {
-	local VK=$W/vk k
-	vulkan_setup vulkan || return 1
+	local VK=$W/vk
+	vulkan_setup || return 1
 
 	# Plans: cold into an empty kernel cache, then from it in a second process.
 	local only=${VULKAN_BENCH_ONLY:+-only=$VULKAN_BENCH_ONLY}
@@ -79,12 +78,19 @@ vulkan_step() {
 	cat "$OUT/vulkan-table.md"
 
 	step vulkan-tests 900 "$VK/vkfft-vulkan.test" -test.count=1 -test.timeout=14m -test.v
-	# plan churn at length: its own step, vulkan-churn.sh
+	# plan create/close churn at length is a step of its own (vulkan-churn.sh)
 	VKFFTGO_LEAK_ROUNDS=10000 step vulkan-leak 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v \
 		-test.run 'TestRepeatedTransformsDoNotLeak'
+	# the spectrometer on Vulkan (companion kernels: int8 convert, FFT, |X|^2 sums with
+	# float atomics), device-resident and from host memory, GS/s per size; beside it the
+	# CUDA backend's companion rows of the fuse step of this call, when it ran
+	VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=companion VKFFTGO_FUSE_CHUNKS=auto VKFFTGO_FUSE_CONV=off \
+		step vulkan-fuse-bench 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v -test.run '^TestFuseBench$'
+	grep -hE '^spectro(-host)? ' "$OUT/vulkan-fuse-bench.log" | sed 's/^/vulkan spectrometer: /'
+	grep -hE '^spectro(-host)? .*companion' "$OUT/fuse-bench.log" 2>/dev/null | sed 's/^/cuda spectrometer: /'
 	grep -hE '^(--- FAIL|FAIL|ok|PASS)' "$OUT/vulkan-tests.log" | tail -n 20
 	grep -hE 'round trips|memory_budget|drift' "$OUT/vulkan-leak.log"
-	local bad=
+	local k bad=
 	for k in "${!res[@]}"; do
 		case $k in vulkan-*) [[ ${res[$k]} == rc=0* ]] || bad="$bad $k" ;; esac
 	done
@@ -141,4 +147,5 @@ vulkan_table() {
 	}'
 }
 
+# steps/vulkan-tune.sh and vulkan-churn.sh source this file for vulkan_setup only
 [ -n "${VULKAN_SETUP_ONLY:-}" ] || vulkan_step
