@@ -701,6 +701,14 @@ int64_t vkg_vk_live_buffers(vkg_device *dev)
 /* The pinned range holding [p, p+bytes), if any. */
 int64_t vkg_vk_pinned_copies(vkg_device *dev) { return __atomic_load_n(&dev->pinned_copies, __ATOMIC_RELAXED); }
 
+uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev)
+{
+	size_t n = 0;
+	if (!dev->pipeline_cache || vkGetPipelineCacheData(dev->device, dev->pipeline_cache, &n, NULL) != VK_SUCCESS)
+		return 0;
+	return n;
+}
+
 int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer *buf, uint64_t *off)
 {
 	size_t i;

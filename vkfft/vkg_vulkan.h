@@ -84,6 +84,9 @@ uint64_t vkg_vk_plan_recordings(vkg_plan *plan);
 /* How many copies went straight between device memory and pinned or registered host
  * memory, without the staging arena (tests). */
 int64_t vkg_vk_pinned_copies(vkg_device *dev);
+/* Bytes the device's VkPipelineCache (shared by every plan's pipelines) would serialise to:
+ * the churn test logs it, as it grows with each distinct pipeline until the device closes. */
+uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev);
 /* 1 when companion kernels can add floats atomically in device memory (the device has
  * VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd, enabled unless
  * VKFFTGO_VULKAN_FLOAT_ATOMICS=0 was set when it was opened), else 0. */

@@ -57,6 +57,10 @@ func (s *Stream) VulkanQueue() uintptr {
 // vulkanLiveBuffers counts the device-local allocations the backend holds (tests).
 func vulkanLiveBuffers(d *Device) int64 { return int64(C.vkg_vk_live_buffers(d.h)) }
 
+// vulkanPipelineCacheBytes is the size of the device's VkPipelineCache (tests: logged by the
+// churn test, which rebuilds the same pipelines and so should not grow it).
+func vulkanPipelineCacheBytes(d *Device) uint64 { return uint64(C.vkg_vk_pipeline_cache_bytes(d.h)) }
+
 // vulkanRecordings counts how often the plan recorded a direction into its command
 // buffers (tests: once per direction while the buffers stay the same).
 func vulkanRecordings(p *plan) uint64 { return uint64(C.vkg_vk_plan_recordings(p.h)) }

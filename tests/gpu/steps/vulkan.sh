@@ -1,7 +1,8 @@
 # The Vulkan backend on the GPU (issue 14), sourced by run.sh: device probe, the benchmark
 # with cold plans and then plans from the disk cache (fresh processes), the same figures
 # from the CUDA backend and cuFFT of this call side by side, the vulkan-tagged tests and
-# the leak test at 10,000 round trips, and the spectrometer's companion path (GS/s).
+# the leak test at 10,000 round trips (plan churn at length: vulkan-churn.sh), and the
+# spectrometer's companion path (GS/s).
 # Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
 # VULKAN_BENCH_ONLY=NAME limits the benchmarks to shapes whose name contains NAME.
 # vulkan_setup unpacks the Vulkan binaries into $W/vk, installs the loader where the
@@ -77,8 +78,9 @@ vulkan_step() {
 	cat "$OUT/vulkan-table.md"
 
 	step vulkan-tests 900 "$VK/vkfft-vulkan.test" -test.count=1 -test.timeout=14m -test.v
+	# plan create/close churn at length is a step of its own (vulkan-churn.sh)
 	VKFFTGO_LEAK_ROUNDS=10000 step vulkan-leak 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v \
-		-test.run 'TestRepeatedTransformsDoNotLeak|TestVulkanPlanChurnDoesNotLeak'
+		-test.run 'TestRepeatedTransformsDoNotLeak'
 	# the spectrometer on Vulkan (companion kernels: int8 convert, FFT, |X|^2 sums with
 	# float atomics), device-resident and from host memory, GS/s per size; beside it the
 	# CUDA backend's companion rows of the fuse step of this call, when it ran
@@ -145,5 +147,5 @@ vulkan_table() {
 	}'
 }
 
-# steps/vulkan-tune.sh sources this file for vulkan_setup only
+# steps/vulkan-tune.sh and vulkan-churn.sh source this file for vulkan_setup only
 [ -n "${VULKAN_SETUP_ONLY:-}" ] || vulkan_step
