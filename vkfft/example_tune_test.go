@@ -10,14 +10,15 @@ import (
 // Autotuned launch parameters: TuneMeasure measures them once per device and shape (a
 // few seconds), stores them beside the kernel cache, and later plans with TuneCached —
 // the default — in any process use them without measuring. Nothing is stored for this
-// shape yet, so a cached plan runs with VkFFT's defaults.
+// shape yet and batched 1-D plans have no prior on any device (Tuned().Source would say
+// "prior" for one), so a cached plan runs with VkFFT's defaults.
 func ExampleConfig_tune() {
 	dev, err := vkfft.Open(0)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer dev.Close()
-	p, err := vkfft.NewPlan[complex64](dev, vkfft.Config{Shape: []int{6, 10}, Tune: vkfft.TuneCached})
+	p, err := vkfft.NewPlan[complex64](dev, vkfft.Config{Shape: []int{60}, Batch: 4, Tune: vkfft.TuneCached})
 	if err != nil {
 		log.Fatal(err)
 	}
