@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <glslang/Include/glslang_c_interface.h>
-#include <glslang/Public/resource_limits_c.h>
-
 #include "vkg_vulkan_int.h"
 
 #define VKG_MAX_KERNELS 16
@@ -101,53 +98,19 @@ static int valid_sig(const char *sig)
 
 static int compile_shader(const char *name, const char *src, blob *out, const bin_kernel *hdr, vkg_status *st)
 {
-	glslang_input_t in = {0};
-	glslang_shader_t *sh;
-	glslang_program_t *prog = NULL;
+	char what[KERN_NAME + 32];
 	bin_kernel h = *hdr;
-	size_t words;
-	int rc = VKG_OK;
+	uint32_t *words;
+	size_t n;
+	int rc;
 
-	in.language = GLSLANG_SOURCE_GLSL;
-	in.stage = GLSLANG_STAGE_COMPUTE;
-	in.client = GLSLANG_CLIENT_VULKAN;
-	in.client_version = GLSLANG_TARGET_VULKAN_1_1;
-	in.target_language = GLSLANG_TARGET_SPV;
-	in.target_language_version = GLSLANG_TARGET_SPV_1_3;
-	in.code = src;
-	in.default_version = 450;
-	in.default_profile = GLSLANG_NO_PROFILE;
-	in.messages = GLSLANG_MSG_DEFAULT_BIT;
-	in.resource = glslang_default_resource();
-	sh = glslang_shader_create(&in);
-	if (!sh)
-		return vkg_fail(st, VKG_ERR_BACKEND, 0, "glslang_shader_create failed");
-	if (!glslang_shader_preprocess(sh, &in) || !glslang_shader_parse(sh, &in)) {
-		rc = vkg_fail(st, VKG_ERR_BACKEND, 0, "glslang could not compile companion kernel %s: %s", name,
-			      glslang_shader_get_info_log(sh));
-		goto out;
-	}
-	prog = glslang_program_create();
-	glslang_program_add_shader(prog, sh);
-	if (!glslang_program_link(prog, GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT)) {
-		rc = vkg_fail(st, VKG_ERR_BACKEND, 0, "glslang could not link companion kernel %s: %s", name,
-			      glslang_program_get_info_log(prog));
-		goto out;
-	}
-	glslang_program_SPIRV_generate(prog, GLSLANG_STAGE_COMPUTE);
-	words = glslang_program_SPIRV_get_size(prog);
-	if (words == 0 || words > UINT32_MAX) {
-		rc = vkg_fail(st, VKG_ERR_BACKEND, 0, "glslang made no SPIR-V for companion kernel %s", name);
-		goto out;
-	}
-	h.words = (uint32_t)words;
-	if (!blob_put(out, &h, sizeof h) ||
-	    !blob_put(out, glslang_program_SPIRV_get_ptr(prog), words * sizeof(unsigned int)))
+	snprintf(what, sizeof what, "companion kernel %s", name);
+	if ((rc = vkg_vk_glsl_to_spirv(what, NULL, src, &words, &n, st)) != VKG_OK)
+		return rc;
+	h.words = (uint32_t)n;
+	if (!blob_put(out, &h, sizeof h) || !blob_put(out, words, n * sizeof *words))
 		rc = vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
-out:
-	if (prog)
-		glslang_program_delete(prog);
-	glslang_shader_delete(sh);
+	free(words);
 	return rc;
 }
 

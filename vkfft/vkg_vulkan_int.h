@@ -120,6 +120,10 @@ void vkg_vk_queue_release(vkg_vk_queue *q);
 vkg_vk_queue *vkg_vk_queue_of(vkg_device *dev, uint64_t queue);
 int vkg_vk_wait_value(vkg_device *dev, VkSemaphore sem, uint64_t value, vkg_status *st);
 uint64_t vkg_vk_spin_ns(int host_memory);
+/* GLSL compute shader (after preamble, which may be NULL) to SPIR-V 1.3: *words malloc'd,
+ * *nwords long; what names the shader in error messages. */
+int vkg_vk_glsl_to_spirv(const char *what, const char *preamble, const char *src, uint32_t **words, size_t *nwords,
+			 vkg_status *st);
 /* Submits and waits for the work of every queue of the device. */
 void vkg_vk_sync_all(vkg_device *dev);
 /* One command into q's batch: begin locks q and returns the recording command buffer with

@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <glslang/Include/glslang_c_interface.h>
-#include <glslang/Public/resource_limits_c.h>
-
 #include "vkg_vulkan_int.h"
 
 /* ---- normalisation: a compute shader, compiled by glslang on first use ---- */
@@ -26,50 +23,24 @@ static const char scale_src[] =
 
 static int compile_scale(vkg_device *dev, int dbl, VkPipeline *out, vkg_status *st)
 {
-	glslang_input_t in = {0};
-	glslang_shader_t *sh;
-	glslang_program_t *prog = NULL;
 	VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
 	VkComputePipelineCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
 	VkShaderModule mod;
 	VkResult r;
-	int rc = VKG_OK;
+	uint32_t *words;
+	size_t n;
+	int rc;
 
-	in.language = GLSLANG_SOURCE_GLSL;
-	in.stage = GLSLANG_STAGE_COMPUTE;
-	in.client = GLSLANG_CLIENT_VULKAN;
-	in.client_version = GLSLANG_TARGET_VULKAN_1_0;
-	in.target_language = GLSLANG_TARGET_SPV;
-	in.target_language_version = GLSLANG_TARGET_SPV_1_0;
-	in.code = scale_src;
-	in.default_version = 450;
-	in.default_profile = GLSLANG_NO_PROFILE;
-	in.messages = GLSLANG_MSG_DEFAULT_BIT;
-	in.resource = glslang_default_resource();
-	sh = glslang_shader_create(&in);
-	if (!sh)
-		return vkg_fail(st, VKG_ERR_BACKEND, 0, "glslang_shader_create failed");
-	glslang_shader_set_preamble(sh, dbl ? "#define T double\n" : "#define T float\n");
-	if (!glslang_shader_preprocess(sh, &in) || !glslang_shader_parse(sh, &in)) {
-		rc = vkg_fail(st, VKG_ERR_BACKEND, 0, "compiling the normalisation shader: %s",
-			      glslang_shader_get_info_log(sh));
-		goto out;
-	}
-	prog = glslang_program_create();
-	glslang_program_add_shader(prog, sh);
-	if (!glslang_program_link(prog, GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT)) {
-		rc = vkg_fail(st, VKG_ERR_BACKEND, 0, "linking the normalisation shader: %s",
-			      glslang_program_get_info_log(prog));
-		goto out;
-	}
-	glslang_program_SPIRV_generate(prog, GLSLANG_STAGE_COMPUTE);
-	smci.codeSize = glslang_program_SPIRV_get_size(prog) * sizeof(unsigned int);
-	smci.pCode = glslang_program_SPIRV_get_ptr(prog);
+	rc = vkg_vk_glsl_to_spirv("the normalisation shader", dbl ? "#define T double\n" : "#define T float\n",
+				  scale_src, &words, &n, st);
+	if (rc != VKG_OK)
+		return rc;
+	smci.codeSize = n * sizeof *words;
+	smci.pCode = words;
 	r = vkCreateShaderModule(dev->device, &smci, NULL, &mod);
-	if (r != VK_SUCCESS) {
-		rc = vkg_vk_fail(st, r, "vkCreateShaderModule");
-		goto out;
-	}
+	free(words);
+	if (r != VK_SUCCESS)
+		return vkg_vk_fail(st, r, "vkCreateShaderModule");
 	cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
 	cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
 	cpci.stage.module = mod;
@@ -77,13 +48,7 @@ static int compile_scale(vkg_device *dev, int dbl, VkPipeline *out, vkg_status *
 	cpci.layout = dev->scale_layout;
 	r = vkCreateComputePipelines(dev->device, dev->pipeline_cache, 1, &cpci, NULL, out);
 	vkDestroyShaderModule(dev->device, mod, NULL);
-	if (r != VK_SUCCESS)
-		rc = vkg_vk_fail(st, r, "vkCreateComputePipelines (normalisation)");
-out:
-	if (prog)
-		glslang_program_delete(prog);
-	glslang_shader_delete(sh);
-	return rc;
+	return r == VK_SUCCESS ? VKG_OK : vkg_vk_fail(st, r, "vkCreateComputePipelines (normalisation)");
 }
 
 static int build_scale(vkg_device *dev, vkg_status *st)
