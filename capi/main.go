@@ -13,7 +13,7 @@
 package main
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../include -I${SRCDIR}/../vkfft -DVKFFTGO_BUILDING_LIBRARY
+#cgo CFLAGS: -I${SRCDIR}/../include -I${SRCDIR}/../internal/engine -DVKFFTGO_BUILDING_LIBRARY
 #define VKFFTGO_NO_PROTOTYPES
 #include <stdlib.h>
 #include "vkfftgo.h"
@@ -35,6 +35,9 @@ import (
 	"sync"
 	"unsafe"
 
+	// the engine's headers, which the C hot path includes, are part of its build: an
+	// edit to one rebuilds this package
+	_ "github.com/vkfftgo/vkfftgo/internal/engine"
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 

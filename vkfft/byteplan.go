@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/vkfftgo/vkfftgo/internal/ccore"
 )
 
@@ -277,7 +279,7 @@ func NewByteBuffer(d *Device, bytes int64) (*ByteBuffer, error) {
 	if err != nil {
 		return nil, opError("new buffer", err)
 	}
-	b := &ByteBuffer{b: buffer{dev: d, m: m, n: int(bytes), bytes: bytes, st: newStatus()}}
+	b := &ByteBuffer{b: buffer{dev: d, m: m, n: int(bytes), bytes: bytes, st: engine.NewStatus()}}
 	d.track(&b.b)
 	return b, nil
 }

@@ -4,7 +4,11 @@ package vkfft
 // other code (the C API in capi/ exposes them as cl_mem/cl_command_queue or
 // CUdeviceptr/CUstream). Nothing here is needed by Go programs that use Buffers.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+)
 
 // Native returns the buffer's device memory as the backend's handle, as an integer: a
 // cl_mem on OpenCL, a CUdeviceptr on CUDA, a VkBuffer on Vulkan; 0 once the buffer is
@@ -26,7 +30,7 @@ func (d *Device) NativeQueue() uintptr {
 		return 0
 	}
 	defer d.mu.RUnlock()
-	return deviceNativeQueue(h)
+	return engine.NativeQueue(h)
 }
 
 // ForwardNative transforms device memory given as native handles (see Buffer.Native):
@@ -89,7 +93,7 @@ func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	}
 	// a separate C2C source goes to the out-of-place kernels (oop.go), not through a copy
 	h, real, from := p.routeOutOfPlace(real, from)
-	if err := planRunDevice(h, p.st, inverse, buf, real, from, 0); err != nil {
+	if err := engine.PlanRunDevice(h, p.st, inverse, buf, real, from, 0); err != nil {
 		return opError(op, err)
 	}
 	return nil

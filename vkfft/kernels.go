@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // dialect returns the macros the kernel text below is written in, for backend b.
@@ -252,19 +254,14 @@ func companionKernels(b Backend, s loadSpec) []kernelDef {
 `})
 }
 
-// fuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
-// store (see vkg_fuse.h): the prelude, the input's new declaration and the parameters
-// appended on backends that pass the window and the store target as arguments.
-type fuseText struct {
-	prelude, inputDecl, extraParams string
-}
-
-func fusedText(b Backend, s loadSpec, store int) fuseText {
+// fusedText is the text the rewriter splices into VkFFT's kernels for a fused load of
+// s and a store of mode store.
+func fusedText(b Backend, s loadSpec, store int) engine.FuseText {
 	var sb strings.Builder
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, s))
 	sb.WriteString(storeFunc(store))
-	t := fuseText{inputDecl: "const " + s.format.inputType(b) + "* inputs"}
+	t := engine.FuseText{InputDecl: "const " + s.format.inputType(b) + "* inputs"}
 	if b == CUDA {
 		// VkFFT passes a fixed argument list: the two pointers live in a module variable
 		sb.WriteString(`struct vkg_fuse_args { const float *window; float *out; };
@@ -274,9 +271,9 @@ extern "C" { __device__ struct vkg_fuse_args vkg_fuse; }
 `)
 	} else {
 		sb.WriteString("#define VKG_WINDOW vkg_window\n#define VKG_OUT vkg_out\n")
-		t.extraParams = ", __global const float* vkg_window, __global float* vkg_out"
+		t.ExtraParams = ", __global const float* vkg_window, __global float* vkg_out"
 	}
-	t.prelude = sb.String()
+	t.Prelude = sb.String()
 	return t
 }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // Complex is the element type of complex data: complex64 runs in single precision,
@@ -28,8 +30,8 @@ type Sample interface{ int8 | int16 | uint8 }
 type plan struct {
 	mu      sync.Mutex // serialises calls: a VkFFT application is not reentrant
 	dev     *Device
-	h       planHandle // nil once closed
-	st      status     // C memory for the hot path's error reports
+	h       engine.Plan   // nil once closed
+	st      engine.Status // C memory for the hot path's error reports
 	l       layout
 	buf     uint64 // complex data, l.complexBytes
 	realBuf uint64 // real data (R2C), l.realBytes
@@ -38,13 +40,13 @@ type plan struct {
 
 	// out of place without a copy (C2C): a second application reading an input buffer,
 	// built on the first out-of-place call (oop.go)
-	oop       planHandle
+	oop       engine.Plan
 	oopFailed bool
 	oopTuning *Tuning // its own tuning when the tuner measured one (else the plan's)
 
 	// the host round trips, forward and inverse, as the C transfer layer runs them; the
 	// C plan also orders its work across queues itself
-	runs [2]runHandle
+	runs [2]engine.Run
 }
 
 // planOptions are the internal knobs of newPlan.
@@ -104,8 +106,8 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			return nil, opError("new plan", err)
 		}
 	}
-	p.runs = planRuns(p.h)
-	p.st = newStatus()
+	p.runs = engine.PlanRuns(p.h)
+	p.st = engine.NewStatus()
 	d.track(p)
 	return p, nil
 }
@@ -153,14 +155,14 @@ func (p *plan) release() {
 	if p.h == nil {
 		return
 	}
-	planDestroy(p.h) // waits for the plan's work on every queue
+	engine.PlanDestroy(p.h) // waits for the plan's work on every queue
 	p.h = nil
 	if p.oop != nil {
-		planDestroy(p.oop)
+		engine.PlanDestroy(p.oop)
 		p.oop = nil
 	}
 	p.freeBuffers()
-	freeStatus(p.st)
+	engine.FreeStatus(p.st)
 	p.st = nil
 }
 
@@ -177,7 +179,7 @@ func direction(inverse bool) string {
 }
 
 // runFor is the plan's host round trip in one direction.
-func (p *plan) runFor(inverse bool) runHandle {
+func (p *plan) runFor(inverse bool) engine.Run {
 	if inverse {
 		return p.runs[1]
 	}
@@ -213,7 +215,7 @@ func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src uns
 	if s != nil {
 		faultPoint(faultStagedRun)
 	}
-	err := runHost(p.runFor(inverse), s, p.st, dst, dstBytes, src, srcBytes)
+	err := engine.RunHost(p.runFor(inverse), s, p.st, dst, dstBytes, src, srcBytes)
 	if s != nil {
 		p.dev.putStager(s)
 	}
@@ -254,7 +256,7 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 	}
 	if err == nil {
 		h, real, from := p.routeOutOfPlace(mem[1], mem[2])
-		err = planRunDevice(h, p.st, inverse, mem[0], real, from, 0)
+		err = engine.PlanRunDevice(h, p.st, inverse, mem[0], real, from, 0)
 		if err != nil {
 			err = opError(op, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // BinOrder says who puts a multi-pass FFT's bins in frequency order.
@@ -118,7 +120,7 @@ func halfBits(v float32) uint16 {
 // spectrometer (in the first and the last FFT of a chunk) and keeps the candidate order
 // that puts every peak where it was seen. The caller holds the device and sp.mu; the
 // bins are zeroed afterwards.
-func (sp *Spectrometer) probeOrder(h deviceHandle) ([]int32, error) {
+func (sp *Spectrometer) probeOrder(h engine.Device) ([]int32, error) {
 	n, c := sp.cfg.N, sp.chunk
 	bytes := int64(c * n * sp.cfg.Input.sampleBytes())
 	probe, err := sp.dev.alloc(bytes)
@@ -138,16 +140,16 @@ func (sp *Spectrometer) probeOrder(h deviceHandle) ([]int32, error) {
 		}
 		clear(in[:one])
 		copy(in[item*one:], toneSamples(sp.cfg.Input, n, k))
-		if err := memUpload(h, sp.st, probe, unsafe.Pointer(&in[0]), bytes); err != nil {
+		if err := engine.MemUpload(h, sp.st, probe, unsafe.Pointer(&in[0]), bytes); err != nil {
 			return nil, err
 		}
-		if err := spectroZero(sp.s, sp.st); err != nil {
+		if err := engine.SpectroZero(sp.s, sp.st); err != nil {
 			return nil, err
 		}
-		if err := spectroDevice(sp.s, sp.st, probe, 0, c); err != nil {
+		if err := engine.SpectroDevice(sp.s, sp.st, probe, 0, c); err != nil {
 			return nil, err
 		}
-		if err := memDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
+		if err := engine.MemDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
 			return nil, err
 		}
 		best := 0
@@ -158,7 +160,7 @@ func (sp *Spectrometer) probeOrder(h deviceHandle) ([]int32, error) {
 		}
 		obs = append(obs, seen{k, best})
 	}
-	if err := spectroZero(sp.s, sp.st); err != nil {
+	if err := engine.SpectroZero(sp.s, sp.st); err != nil {
 		return nil, err
 	}
 	for _, o := range candidateOrders(n) {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -153,7 +155,7 @@ func TestSpectrometerAccuracy(t *testing.T) {
 			}
 			e := relErrReal(got, want)
 			t.Logf("%v, chunk %d, %d passes, VkFFT order %v: relative L2 error %.2e", sp.Fusion(), sp.Chunk(),
-				planAxisUploads(sp.plan), sp.perm != nil, e)
+				engine.PlanAxisUploads(sp.plan), sp.perm != nil, e)
 			require.Less(t, e, 1e-5)
 		})
 	}

@@ -1,6 +1,6 @@
 //go:build cgo
 
-package vkfft
+package engine
 
 /*
 #include <stdlib.h>
@@ -8,7 +8,6 @@ package vkfft
 
 // The hot-path calls take the caller's slices for the duration of the call only and
 // never call back into Go: say so, so the slices need not escape to the heap.
-#cgo nocallback vkg_plan_run_device
 #cgo noescape vkg_upload
 #cgo nocallback vkg_upload
 #cgo noescape vkg_download
@@ -18,63 +17,21 @@ package vkfft
 import "C"
 
 import (
-	"fmt"
 	"unsafe"
 )
 
-// status is a vkg_status in C memory, so the C layer never writes into Go memory.
-type status = *C.vkg_status
+func cdev(d Device) *C.vkg_device { return (*C.vkg_device)(d) }
 
-func newStatus() status { return (*C.vkg_status)(C.calloc(1, C.sizeof_vkg_status)) }
+// VkFFTVersion is the VkFFT version compiled in, as VkFFTGetVersion gives it (10304).
+func VkFFTVersion() int { return int(C.vkg_vkfft_version()) }
 
-func freeStatus(st status) {
-	C.vkg_status_clear(st)
-	C.free(unsafe.Pointer(st))
-}
+// VkFFTPatched reports whether the VkFFT headers compiled in carry cvendor's patches.
+func VkFFTPatched() bool { return C.vkg_vkfft_patched() != 0 }
 
-// statusError converts a failed status into an error wrapping the matching sentinel.
-// What VkFFT printed while failing (a compiler's log) follows the message, whole.
-func statusError(st status) error {
-	msg := C.GoString(&st.msg[0])
-	if d := C.vkg_status_take_detail(st); d != nil {
-		msg += "; VkFFT said: " + C.GoString(d)
-		C.free(unsafe.Pointer(d))
-	}
-	var base error
-	switch st.code {
-	case C.VKG_ERR_INVALID:
-		base = ErrInvalidArgument
-	case C.VKG_ERR_NO_DEVICE:
-		base = ErrNoDevice
-	case C.VKG_ERR_OUT_OF_MEMORY:
-		base = ErrOutOfMemory
-	case C.VKG_ERR_UNSUPPORTED:
-		base = ErrUnsupported
-	case C.VKG_ERR_VKFFT:
-		base = ErrVkFFT
-	case C.VKG_ERR_VERSION:
-		base = ErrVersion
-	default:
-		base = ErrBackend
-	}
-	return fmt.Errorf("%w: %s", base, msg)
-}
-
-// withStatus runs f with a fresh status and converts a failure into an error.
-func withStatus(f func(st status) C.int) error {
-	st := newStatus()
-	defer freeStatus(st)
-	if f(st) != 0 {
-		return statusError(st)
-	}
-	return nil
-}
-
-func vkfftVersion() int { return int(C.vkg_vkfft_version()) }
-
-func deviceCount() (int, error) {
+// DeviceCount is the number of devices of the registered backend.
+func DeviceCount() (int, error) {
 	var n int
-	err := withStatus(func(st status) C.int {
+	err := withStatus(func(st *C.vkg_status) C.int {
 		r := C.vkg_device_count(st)
 		if r < 0 {
 			return -r
@@ -85,14 +42,12 @@ func deviceCount() (int, error) {
 	return n, err
 }
 
-func infoFromC(i int, ci *C.vkg_device_info) DeviceInfo {
+func infoFromC(ci *C.vkg_device_info) DeviceInfo {
 	return DeviceInfo{
-		Index:           i,
 		Name:            C.GoString(&ci.name[0]),
 		Vendor:          C.GoString(&ci.vendor[0]),
 		Driver:          C.GoString(&ci.driver[0]),
 		Platform:        C.GoString(&ci.platform[0]),
-		Backend:         compiledBackend,
 		GlobalMemory:    uint64(ci.global_mem),
 		MaxAllocation:   uint64(ci.max_alloc),
 		VendorID:        uint32(ci.vendor_id),
@@ -101,217 +56,133 @@ func infoFromC(i int, ci *C.vkg_device_info) DeviceInfo {
 		DoublePrecision: ci.fp64 != 0,
 		HalfPrecision:   ci.fp16 != 0,
 		HostMemory:      ci.host_memory != 0,
+		LocalMemory:     uint64(ci.local_mem),
+		FloatAtomics:    ci.float_atomics != 0,
+		MaxBinding:      uint64(ci.max_binding),
 	}
 }
 
-func deviceQuery(i int) (DeviceInfo, error) {
+// DeviceQuery describes device i without opening it.
+func DeviceQuery(i int) (DeviceInfo, error) {
 	var ci C.vkg_device_info
 	var info DeviceInfo
-	err := withStatus(func(st status) C.int {
+	err := withStatus(func(st *C.vkg_status) C.int {
 		r := C.vkg_device_query(C.int(i), &ci, st)
 		if r == 0 {
-			info = infoFromC(i, &ci)
+			info = infoFromC(&ci)
 		}
 		return r
 	})
 	return info, err
 }
 
-// deviceHandle is an open vkg_device.
-type deviceHandle = *C.vkg_device
-
-func deviceOpen(i int) (deviceHandle, DeviceInfo, error) {
+// DeviceOpen opens device i: its context and its own queue, for the device's life.
+func DeviceOpen(i int) (Device, DeviceInfo, error) {
 	var h *C.vkg_device
 	var info DeviceInfo
-	err := withStatus(func(st status) C.int {
+	err := withStatus(func(st *C.vkg_status) C.int {
 		r := C.vkg_device_open(C.int(i), &h, st)
 		if r == 0 {
-			info = infoFromC(i, C.vkg_device_get_info(h))
+			info = infoFromC(C.vkg_device_get_info(h))
 		}
 		return r
 	})
-	return h, info, err
+	return Device(h), info, err
 }
 
-func deviceClose(h deviceHandle) { C.vkg_device_close(h) }
-
-func deviceSync(h deviceHandle) error {
-	return withStatus(func(st status) C.int { return C.vkg_sync(h, st) })
+// DeviceOpenNative opens a device on a context the caller made: NativeOpenCL takes
+// (cl_context, cl_device_id, cl_command_queue), NativeCUDA (CUcontext, CUstream, 0); see
+// vkg_backend.h. ordinal is the device's index, or -1.
+func DeviceOpenNative(kind int, handles [3]uint64) (d Device, info DeviceInfo, ordinal int, err error) {
+	var h *C.vkg_device
+	var ord C.int
+	ch := [3]C.uint64_t{C.uint64_t(handles[0]), C.uint64_t(handles[1]), C.uint64_t(handles[2])}
+	err = withStatus(func(st *C.vkg_status) C.int {
+		r := C.vkg_device_open_native(C.int(kind), &ch[0], &h, &ord, st)
+		if r == 0 {
+			info = infoFromC(C.vkg_device_get_info(h))
+		}
+		return r
+	})
+	return Device(h), info, int(ord), err
 }
 
-// deviceSyncWith reports into a status the caller owns: no allocation per call.
-func deviceSyncWith(h deviceHandle, st status) error {
-	if C.vkg_sync(h, st) != 0 {
-		return statusError(st)
-	}
-	return nil
+// DeviceClose waits for the device's work and frees it.
+func DeviceClose(d Device) { C.vkg_device_close(cdev(d)) }
+
+// DeviceHandle returns one of the device's native handles (Handle*); 0 where the API
+// has none.
+func DeviceHandle(d Device, which int) uint64 {
+	return uint64(C.vkg_device_handle(cdev(d), C.int(which)))
 }
 
-func memAlloc(h deviceHandle, bytes int64) (uint64, error) {
+// QueueNative returns the native queue under a queue handle (Vulkan's VkQueue; the
+// handle itself elsewhere).
+func QueueNative(d Device, queue uint64) uint64 {
+	return uint64(C.vkg_queue_native(cdev(d), C.uint64_t(queue)))
+}
+
+// DeviceStat returns a backend's test counter (Stat*), or -1 where it keeps none.
+func DeviceStat(d Device, which int) int64 { return int64(C.vkg_device_stat(cdev(d), C.int(which))) }
+
+// CompilerIdent names the kernel compiler of this process ("nvrtc 12.4"), "" where the
+// backend names none: its binaries belong to it, so it is part of the kernel-cache key.
+func CompilerIdent() string { return C.GoString(C.vkg_compiler_ident()) }
+
+// RuntimeLibraries reports the driver's and the compiler's files and the compiler's
+// version, for backends that open them at run time (ok false elsewhere).
+func RuntimeLibraries() (driver, compiler string, major, minor int, ok bool) {
+	var d, c *C.char
+	var ma, mi C.int
+	ok = C.vkg_runtime_libraries(&d, &c, &ma, &mi) != 0
+	return C.GoString(d), C.GoString(c), int(ma), int(mi), ok
+}
+
+// DeviceSync waits for the device's queued work.
+func DeviceSync(d Device) error {
+	return withStatus(func(st *C.vkg_status) C.int { return C.vkg_sync(cdev(d), st) })
+}
+
+// DeviceSyncWith reports into a status the caller owns: no allocation per call.
+func DeviceSyncWith(d Device, st Status) error { return check(C.vkg_sync(cdev(d), cst(st)), st) }
+
+// DeviceMemInfo returns free and total device memory as the driver reports them.
+func DeviceMemInfo(d Device) (free, total uint64, err error) {
+	var f, t C.uint64_t
+	err = withStatus(func(st *C.vkg_status) C.int { return C.vkg_device_mem_info(cdev(d), &f, &t, st) })
+	return uint64(f), uint64(t), err
+}
+
+// MemAlloc allocates device memory.
+func MemAlloc(d Device, bytes int64) (uint64, error) {
 	var m C.vkg_mem
-	err := withStatus(func(st status) C.int { return C.vkg_alloc(h, C.uint64_t(bytes), &m, st) })
+	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_alloc(cdev(d), C.uint64_t(bytes), &m, st) })
 	return uint64(m), err
 }
 
-func memFree(h deviceHandle, m uint64) { C.vkg_free(h, C.vkg_mem(m)) }
+// MemFree frees device memory of MemAlloc.
+func MemFree(d Device, m uint64) { C.vkg_free(cdev(d), C.vkg_mem(m)) }
 
-// memUpload and memDownload use the caller's status (C memory it owns) so that
+// MemUpload and MemDownload use the caller's status (C memory it owns) so that
 // steady-state copies allocate nothing.
-func memUpload(h deviceHandle, st status, m uint64, src unsafe.Pointer, bytes int64) error {
-	if C.vkg_upload(h, C.vkg_mem(m), src, C.uint64_t(bytes), st) != 0 {
-		return statusError(st)
-	}
-	return nil
+func MemUpload(d Device, st Status, m uint64, src unsafe.Pointer, bytes int64) error {
+	return check(C.vkg_upload(cdev(d), C.vkg_mem(m), src, C.uint64_t(bytes), cst(st)), st)
 }
 
-func memDownload(h deviceHandle, st status, dst unsafe.Pointer, m uint64, bytes int64) error {
-	if C.vkg_download(h, dst, C.vkg_mem(m), C.uint64_t(bytes), st) != 0 {
-		return statusError(st)
-	}
-	return nil
+// MemDownload copies device memory m to dst after the queued work.
+func MemDownload(d Device, st Status, dst unsafe.Pointer, m uint64, bytes int64) error {
+	return check(C.vkg_download(cdev(d), dst, C.vkg_mem(m), C.uint64_t(bytes), cst(st)), st)
 }
 
-// planHandle is a vkg_plan.
-type planHandle = *C.vkg_plan
-
-// planParams mirrors vkg_plan_params on the Go side.
-type planParams struct {
-	l                  layout
-	useLUT             int
-	buffer, realBuffer uint64
-	loadBlob           []byte
-	save               bool
-	outOfPlace         bool        // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
-	stages             stageParams // convolution, separate buffers, fused stages (stages.go)
+// MemDownloadRange copies bytes at off of device memory m into dst, after the queued work.
+func MemDownloadRange(d Device, st Status, dst unsafe.Pointer, m uint64, off, bytes int64) error {
+	return check(C.vkg_download_range(cdev(d), dst, C.vkg_mem(m), C.uint64_t(off), C.uint64_t(bytes), cst(st)), st)
 }
 
-func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
-	var cp C.vkg_plan_params
-	l := &p.l
-	cp.rank = C.int(len(l.cfg.Shape))
-	for i, d := range l.cfg.Shape {
-		cp.shape[i] = C.uint64_t(d)
-	}
-	cp.batch = C.uint64_t(l.cfg.Batch)
-	if l.kind == kindR2C {
-		cp.kind = C.VKG_R2C
-	}
-	if l.double {
-		cp.double_precision = 1
-	}
-	if l.cfg.Norm == NormBackward {
-		cp.normalize = 1
-	}
-	cp.use_lut = C.int(p.useLUT)
-	cp.forward_scale = C.double(l.fwdScale)
-	cp.inverse_scale = C.double(l.invScale)
-	cp.coalesced_memory = C.uint64_t(l.cfg.Tuning.CoalescedMemory)
-	cp.aim_threads = C.uint64_t(l.cfg.Tuning.AimThreads)
-	cp.register_boost = C.uint64_t(l.cfg.Tuning.RegisterBoost)
-	cp.register_boost_4step = C.uint64_t(l.cfg.Tuning.RegisterBoost4Step)
-	cp.swap_to_3stage_4step = C.uint64_t(l.cfg.Tuning.SwapTo3Stage4Step)
-	cp.bandwidth_boost = C.int64_t(l.cfg.Tuning.BandwidthBoost)
-	cp.shared_memory = C.uint64_t(l.cfg.Tuning.SharedMemory)
-	cp.bluestein_size = C.uint64_t(l.cfg.Tuning.BluesteinSize)
-	for i, g := range l.cfg.Tuning.GroupedBatch {
-		cp.grouped_batch[i] = C.uint64_t(g)
-	}
-	if p.outOfPlace {
-		cp.out_of_place = 1
-	}
-	cp.buffer = C.vkg_mem(p.buffer)
-	cp.buffer_bytes = C.uint64_t(l.complexBytes)
-	cp.real_buffer = C.vkg_mem(p.realBuffer)
-	cp.real_bytes = C.uint64_t(l.realBytes)
-	if len(p.loadBlob) > 0 {
-		blob := C.CBytes(p.loadBlob) // VkFFT reads it during creation only
-		defer C.free(blob)
-		cp.load_blob = blob
-		cp.load_bytes = C.uint64_t(len(p.loadBlob))
-	}
-	if p.save {
-		cp.save = 1
-	}
-	setLayoutParams(&cp, l)
-	defer fillStages(&cp.stages, &p.stages)()
-	var ph *C.vkg_plan
-	err := withStatus(func(st status) C.int { return C.vkg_plan_create(h, &cp, &ph, st) })
-	return ph, err
+// MemCopy queues a device-to-device copy.
+func MemCopy(d Device, st Status, dst, src uint64, bytes int64) error {
+	return check(C.vkg_copy(cdev(d), C.vkg_mem(dst), C.vkg_mem(src), C.uint64_t(bytes), cst(st)), st)
 }
 
-// setLayoutParams fills the layout block of vkg_plan_params (axes, strides, storage,
-// real-to-real; see layout.go and configure_layout in vkg_core.c).
-func setLayoutParams(cp *C.vkg_plan_params, l *layout) {
-	if l.kind == kindR2R {
-		cp.kind = C.VKG_R2R
-		dct, dst := l.r2r.vkfftType()
-		cp.r2r_dct, cp.r2r_dst = C.int(dct), C.int(dst)
-	}
-	vk := &l.vk
-	cp.vk_dim = C.int(vk.dim)
-	for i := 0; i < vk.dim; i++ {
-		cp.vk_size[i] = C.uint64_t(vk.size[i])
-		cp.vk_omit[i] = cbool(vk.omit[i])
-		cp.in_stride[i] = C.uint64_t(vk.inStride[i])
-		cp.out_stride[i] = C.uint64_t(vk.outStride[i])
-	}
-	cp.vk_batch = C.uint64_t(vk.batch)
-	cp.strided = cbool(l.strided)
-	cp.storage = C.int(l.cfg.Storage)
-	cp.real_inplace = cbool(l.cfg.RealInPlace)
-}
-
-func planDestroy(ph planHandle) { C.vkg_plan_destroy(ph) }
-
-// planBinary moves out the kernel binaries saved at creation (nil if none): the C copy
-// is freed, so a plan does not hold them in host memory for its whole life.
-func planBinary(ph planHandle) []byte {
-	var data unsafe.Pointer
-	var n C.uint64_t
-	if C.vkg_plan_binary(ph, &data, &n) == 0 {
-		return nil
-	}
-	b := C.GoBytes(data, C.int(n))
-	C.vkg_plan_drop_binary(ph)
-	return b
-}
-
-// runHandle is a plan's description of its host round trip in one direction.
-type runHandle = *C.vkg_run
-
-// planRuns returns the forward and inverse round trips of a plan.
-func planRuns(ph planHandle) [2]runHandle {
-	return [2]runHandle{C.vkg_plan_run_desc(ph, 0), C.vkg_plan_run_desc(ph, 1)}
-}
-
-// planRunDevice enqueues a transform of device memory on queue (0: the device's own).
-func planRunDevice(ph planHandle, st status, inverse bool, buf, real, copyFrom, queue uint64) error {
-	if C.vkg_plan_run_device(ph, cbool(inverse), C.vkg_mem(buf), C.vkg_mem(real), C.vkg_mem(copyFrom),
-		C.uint64_t(queue), st) != 0 {
-		return statusError(st)
-	}
-	return nil
-}
-
-// memDownloadRange copies bytes at off of device memory m into dst, after the queued work.
-func memDownloadRange(h deviceHandle, st status, dst unsafe.Pointer, m uint64, off, bytes int64) error {
-	if C.vkg_download_range(h, dst, C.vkg_mem(m), C.uint64_t(off), C.uint64_t(bytes), st) != 0 {
-		return statusError(st)
-	}
-	return nil
-}
-
-// memCopy queues a device-to-device copy.
-func memCopy(h deviceHandle, st status, dst, src uint64, bytes int64) error {
-	if C.vkg_copy(h, C.vkg_mem(dst), C.vkg_mem(src), C.uint64_t(bytes), st) != 0 {
-		return statusError(st)
-	}
-	return nil
-}
-
-func cbool(b bool) C.int {
-	if b {
-		return 1
-	}
-	return 0
-}
+// NativeQueue reads the device's own queue (cl_command_queue, CUstream, VkQueue).
+func NativeQueue(d Device) uintptr { return uintptr(DeviceHandle(d, HandleQueue)) }

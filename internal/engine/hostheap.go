@@ -1,6 +1,6 @@
-//go:build cgo && linux
+//go:build cgo
 
-package vkfft
+package engine
 
 /*
 #cgo LDFLAGS: -ldl
@@ -44,9 +44,9 @@ import "C"
 // stops) by the C heap's bytes in use and by the RSS after the allocator gave back what it
 // could.
 
-// hostHeapInUse returns the bytes the C heap has handed out and not taken back; ok is false
+// HostHeapInUse returns the bytes the C heap has handed out and not taken back; ok is false
 // where the C library reports neither count (not glibc, no sanitizer).
-func hostHeapInUse() (bytes int64, ok bool) {
+func HostHeapInUse() (bytes int64, ok bool) {
 	var n C.ulonglong
 	if C.vkg_heap_in_use(&n) == 0 {
 		return 0, false
@@ -54,5 +54,5 @@ func hostHeapInUse() (bytes int64, ok bool) {
 	return int64(n), true
 }
 
-// hostHeapTrim returns the C heap's free memory to the system (glibc's malloc_trim).
-func hostHeapTrim() { C.vkg_heap_trim() }
+// HostHeapTrim returns the C heap's free memory to the system (glibc's malloc_trim).
+func HostHeapTrim() { C.vkg_heap_trim() }

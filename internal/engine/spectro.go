@@ -1,6 +1,6 @@
 //go:build cgo
 
-package vkfft
+package engine
 
 /*
 #include <stdlib.h>
@@ -16,79 +16,66 @@ import "C"
 
 import "unsafe"
 
-// spectroHandle is a vkg_spectro in C memory.
-type spectroHandle = *C.vkg_spectro
+func cspec(s Spectro) *C.vkg_spectro { return (*C.vkg_spectro)(s) }
 
-// spectroFields is what the C side of a spectrometer needs.
-type spectroFields struct {
-	plan                         planHandle
-	path                         int
-	realInput                    bool
-	n, bins, chunk, sampleBytes  int
-	sumGroups                    int
-	convert, sumC, sumF, zero    kernelHandle
-	cbuf, rbuf, pbuf, psd, windw uint64
-}
-
-func spectroNew(h deviceHandle, f *spectroFields) spectroHandle {
+// SpectroNew gives the C side of a spectrometer its plan, kernels and buffers; nil when
+// out of host memory.
+func SpectroNew(d Device, f *SpectroFields) Spectro {
 	s := (*C.vkg_spectro)(C.calloc(1, C.sizeof_vkg_spectro))
 	if s == nil {
 		return nil
 	}
-	s.dev = h
-	s.plan = f.plan
-	s.path = C.int(f.path)
-	s.real_input = cbool(f.realInput)
-	s.n, s.bins, s.chunk = C.uint64_t(f.n), C.uint64_t(f.bins), C.uint64_t(f.chunk)
-	s.sample_bytes = C.uint64_t(f.sampleBytes)
-	s.sum_groups = C.uint64_t(f.sumGroups)
-	s.convert, s.sum_c, s.sum_f, s.zero = f.convert, f.sumC, f.sumF, f.zero
-	s.cbuf, s.rbuf, s.pbuf = C.vkg_mem(f.cbuf), C.vkg_mem(f.rbuf), C.vkg_mem(f.pbuf)
-	s.psd, s.window = C.vkg_mem(f.psd), C.vkg_mem(f.windw)
-	return s
+	s.dev = cdev(d)
+	s.plan = cplan(f.Plan)
+	s.path = C.int(f.Path)
+	s.real_input = cbool(f.RealInput)
+	s.n, s.bins, s.chunk = C.uint64_t(f.N), C.uint64_t(f.Bins), C.uint64_t(f.Chunk)
+	s.sample_bytes = C.uint64_t(f.SampleBytes)
+	s.sum_groups = C.uint64_t(f.SumGroups)
+	k := func(x Kernel) *C.vkg_kernel { return (*C.vkg_kernel)(x) }
+	s.convert, s.sum_c, s.sum_f, s.zero = k(f.Convert), k(f.SumC), k(f.SumF), k(f.Zero)
+	s.cbuf, s.rbuf, s.pbuf = C.vkg_mem(f.CBuf), C.vkg_mem(f.RBuf), C.vkg_mem(f.PBuf)
+	s.psd, s.window = C.vkg_mem(f.PSD), C.vkg_mem(f.Window)
+	return Spectro(s)
 }
 
-// spectroSetHost gives the C side the chunk buffers of host streaming and makes its
+// SpectroSetHost gives the C side the chunk buffers of host streaming and makes its
 // copy queue and events.
-func spectroSetHost(s spectroHandle, st status, in [2]uint64, pin [2]unsafe.Pointer) error {
+func SpectroSetHost(sp Spectro, st Status, in [2]uint64, pin [2]unsafe.Pointer) error {
+	s := cspec(sp)
 	for k := 0; k < 2; k++ {
 		s.in[k] = C.vkg_mem(in[k])
 		s.pin[k] = pin[k]
 	}
-	if C.vkg_spectro_host_init(s, st) != 0 {
-		return statusError(st)
-	}
-	return nil
+	return check(C.vkg_spectro_host_init(s, cst(st)), st)
 }
 
-// spectroHostReady says whether host streaming was set up.
-func spectroHostReady(s spectroHandle) bool { return s.copy_queue != 0 }
+// SpectroHostReady says whether host streaming was set up.
+func SpectroHostReady(sp Spectro) bool { return cspec(sp).copy_queue != 0 }
 
-// spectroFree waits for and frees the host-streaming queue and events, then s.
-func spectroFree(s spectroHandle) {
+// SpectroFree waits for and frees the host-streaming queue and events, then s.
+func SpectroFree(sp Spectro) {
+	s := cspec(sp)
 	if s.copy_queue != 0 {
 		C.vkg_spectro_host_free(s)
 	}
 	C.free(unsafe.Pointer(s))
 }
 
-func spectroDevice(s spectroHandle, st status, samples uint64, first, nffts int) error {
-	if C.vkg_spectro_device(s, C.vkg_mem(samples), C.uint64_t(first), C.uint64_t(nffts), st) != 0 {
-		return statusError(st)
-	}
-	return nil
+// SpectroDevice integrates nffts transforms of device samples from transform first.
+func SpectroDevice(s Spectro, st Status, samples uint64, first, nffts int) error {
+	return check(C.vkg_spectro_device(cspec(s), C.vkg_mem(samples), C.uint64_t(first), C.uint64_t(nffts), cst(st)),
+		st)
 }
 
-func spectroHost(s spectroHandle, pool poolHandle, st status, src unsafe.Pointer, pinned bool, nffts int) error {
-	if C.vkg_spectro_host(s, pool, src, cbool(pinned), C.uint64_t(nffts), st) != 0 {
-		return statusError(st)
-	}
-	return nil
+// SpectroHost integrates nffts transforms of host samples.
+func SpectroHost(s Spectro, pool Pool, st Status, src unsafe.Pointer, pinned bool, nffts int) error {
+	return check(C.vkg_spectro_host(cspec(s), (*C.vkg_pool)(pool), src, cbool(pinned), C.uint64_t(nffts), cst(st)),
+		st)
 }
 
-func spectroZero(s spectroHandle, st status) error {
-	if C.vkg_spectro_zero(s, st) != 0 {
-		return statusError(st)
-	}
-	return nil
-}
+// SpectroZero clears the integrated spectrum.
+func SpectroZero(s Spectro, st Status) error { return check(C.vkg_spectro_zero(cspec(s), cst(st)), st) }
+
+// SpectroSumGroups is how many work-groups share a chunk's sums (1: one per bin).
+func SpectroSumGroups(s Spectro) int { return int(cspec(s).sum_groups) }

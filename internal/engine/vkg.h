@@ -1,9 +1,10 @@
-/* vkg.h — the internal C interface of package vkfft.
+/* vkg.h — the engine's C interface, for the engine's own Go code and for the C API's
+ * per-call path (capi/).
  *
- * Two layers meet here. vkg_core.c is the only translation unit that includes vkFFT.h
- * (it is large and slow to compile); it owns plans. vkg_<backend>.c owns devices and
- * memory for one GPU API and never sees VkFFT. Nothing in this header depends on the
- * backend, so Go code and both layers share one set of declarations.
+ * vkg_core.c is the only translation unit that includes vkFFT.h (it is large and slow
+ * to compile); it owns plans. Devices, memory, queues and companion kernels belong to
+ * the registered backend (vkg_backend.h), reached through the forwarders below. Nothing
+ * in this header depends on the backend.
  */
 #ifndef VKG_H
 #define VKG_H
@@ -11,103 +12,53 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VKG_MSG_LEN 1024
-
-/* Status codes shared by both layers; Go maps them to its sentinel errors. */
-enum {
-	VKG_OK = 0,
-	VKG_ERR_INVALID = 1,     /* bad argument */
-	VKG_ERR_NO_DEVICE = 2,   /* no such device / no platform */
-	VKG_ERR_OUT_OF_MEMORY = 3,
-	VKG_ERR_UNSUPPORTED = 4, /* size, precision or feature the device/VkFFT can't do */
-	VKG_ERR_BACKEND = 5,     /* the GPU API failed */
-	VKG_ERR_VKFFT = 6,       /* VkFFT returned an error */
-	VKG_ERR_VERSION = 7      /* VkFFT headers too old */
-};
-
-/* Every call that can fail reports into one of these; the Go side keeps one per plan
- * (C memory) for the hot path, so no error text is ever written into Go memory. */
-typedef struct vkg_status {
-	int code;
-	int native; /* the backend's or VkFFT's own code, 0 if none */
-	char msg[VKG_MSG_LEN];
-	/* What VkFFT printed while failing (compiler logs, kernel source), whole: malloc'd,
-	 * owned by the status until the reader takes it (vkg_status_take_detail). */
-	char *detail;
-} vkg_status;
+#include "vkg_backend.h"
 
 /* Hands over st->detail (NULL if none); the caller frees it. */
 char *vkg_status_take_detail(vkg_status *st);
 /* Frees a status's detail: before a status is freed or reused. */
 void vkg_status_clear(vkg_status *st);
 
-int vkg_fail(vkg_status *st, int code, int native, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* A device allocation: cl_mem or CUdeviceptr, as an integer. */
-typedef uint64_t vkg_mem;
-
-typedef struct vkg_device vkg_device;
 typedef struct vkg_plan vkg_plan;
 
-typedef struct vkg_device_info {
-	char name[256];
-	char vendor[256];
-	char driver[128];
-	char platform[256];
-	uint64_t global_mem;
-	uint64_t max_alloc;
-	uint32_t vendor_id;
-	int compute_major, compute_minor; /* CUDA compute capability; 0 on OpenCL */
-	int fp64;                         /* double precision supported */
-	int fp16;                         /* half-precision arithmetic/storage (StorageHalf) */
-	int host_memory; /* computes in host memory (a CPU device): pinned staging gains nothing */
-	uint64_t local_mem; /* OpenCL local (CUDA shared) memory per work-group, bytes; 0 unknown */
-} vkg_device_info;
-
-/* ---- backend layer (vkg_opencl.c, vkg_cuda.c) ---- */
-int vkg_backend_id(void); /* the VKFFT_BACKEND number: 3 OpenCL, 1 CUDA */
+/* ---- the registered backend (vkg_backend.c) ----
+ * The engine reaches the backend through vkg_be (vkg_backend.h says what each entry
+ * does); the functions below forward to it under the names the engine's layers use. */
+extern const vkg_backend *vkg_be;
+/* Installs be; fails (message in err) for a table of another VKG_BACKEND_VERSION, a
+ * table with a required entry missing, or a second backend. */
+int vkg_backend_register(const vkg_backend *be, char *err, size_t errlen);
+int vkg_backend_id(void); /* the VKFFT_BACKEND number, or -1 with none registered */
 const char *vkg_backend_name(void);
 int vkg_device_count(vkg_status *st);
 int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st);
 int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st);
+int vkg_device_open_native(int kind, const uint64_t handles[3], vkg_device **out, int *ordinal, vkg_status *st);
 void vkg_device_close(vkg_device *dev);
 const vkg_device_info *vkg_device_get_info(const vkg_device *dev);
-
-/* The native handles VkFFT's configuration points at; they live as long as the device.
- * Only vkg_core.c casts them to the backend's types. */
-typedef struct vkg_native {
-	void *device;  /* cl_device_id* | CUdevice* */
-	void *context; /* cl_context*   | unused */
-	void *queue;   /* cl_command_queue* | cudaStream_t* */
-} vkg_native;
 void vkg_device_native(vkg_device *dev, vkg_native *out);
-
-/* Make the device's context current on the calling thread for the length of one C call
- * (CUDA); no-op on OpenCL. Every entry point that touches the device brackets its work. */
+uint64_t vkg_device_handle(const vkg_device *dev, int which);
+int64_t vkg_device_stat(vkg_device *dev, int which);
 int vkg_ctx_enter(vkg_device *dev, vkg_status *st);
 void vkg_ctx_leave(vkg_device *dev);
-
 int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st);
 void vkg_mem_free(vkg_device *dev, vkg_mem mem);
-/* Host <-> device copies. Writes are enqueued; a read waits for everything before it on
- * the device's queue, so a write-run-read sequence needs no other synchronisation. */
 int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes,
 		  vkg_status *st);
 int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
 		 vkg_status *st);
 int vkg_device_sync(vkg_device *dev, vkg_status *st);
-/* A device-to-device copy, and dst[i] *= factor over n real elements (float or double, for
- * the ortho and forward normalisations, which VkFFT does not apply itself), on queue: the
- * backend's handle as an integer (CUstream | cl_command_queue); 0 means the device's own. */
 int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
 		    vkg_status *st);
 int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
 		     double factor, vkg_status *st);
 int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st);
-/* Free and total device memory as the driver reports them (CUDA: cuMemGetInfo); enters the
- * context itself. VKG_ERR_UNSUPPORTED where the API has no such query (OpenCL). */
+uint64_t vkg_queue_native(vkg_device *dev, uint64_t queue);
 int vkg_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st);
+const char *vkg_compiler_ident(void);
+/* the driver's and the compiler's files and the compiler's version; 0 when the backend
+ * loads nothing at run time */
+int vkg_runtime_libraries(const char **driver, const char **compiler, int *major, int *minor);
 
 /* Device-wide wrappers that enter and leave the context themselves (for cgo calls). */
 int vkg_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st);
@@ -259,7 +210,6 @@ int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem in
  * vkg_conv_pad, in and out are compact (comps arrays of m) and the plan runs in place on
  * io (comps arrays of p): the pad kernel fills io with in and zeros, the crop kernel
  * copies io's first m points back to out. */
-typedef struct vkg_kernel vkg_kernel;
 typedef struct vkg_conv_pad {
 	vkg_kernel *pad, *crop;
 	uint64_t comps, m[3], p[3]; /* row-major, leading axes 1 below rank 3 */
@@ -277,27 +227,16 @@ int vkg_plan_fused_kernels(vkg_plan *plan);
 int vkg_plan_axis_uploads(vkg_plan *plan);
 /* Device memory VkFFT allocated itself for the plan (its temporary buffer), in bytes. */
 uint64_t vkg_plan_own_bytes(vkg_plan *plan);
+/* How often the plan recorded a direction into command buffers (backends that record:
+ * tests expect once per direction while the buffers stay the same); 0 elsewhere. */
+uint64_t vkg_plan_recordings(vkg_plan *plan);
 
-/* ---- companion kernels (backend layer: vkg_kern_<backend>.c) ----
- * A module is kernels compiled from the backend's source language (OpenCL C, CUDA C via
- * NVRTC, GLSL via glslang to SPIR-V on Vulkan: vkg_kern_vulkan.c) or loaded from the
- * binary an earlier build returned. */
-typedef struct vkg_module vkg_module;
-typedef struct vkg_kernel vkg_kernel;
-/* Builds from binary when binary_bytes > 0, else from source; a build from source returns
- * its binary in *bin_out (malloc'd, the caller frees) for the kernel cache. */
+/* ---- companion kernels (the backend's module_build & co.) ---- */
 int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
 		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st);
 void vkg_module_destroy(vkg_module *m);
 int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st);
-/* one kernel argument: a pointer to its value (a vkg_mem for buffers) and its size */
-typedef struct vkg_arg {
-	const void *ptr;
-	uint32_t size;
-} vkg_arg;
-/* Enqueues groups[0] x groups[1] work-groups of local x 1 work-items on queue (0 = the
- * device's); expects the context entered. A kernel is not reentrant (OpenCL keeps its
- * arguments): its owner serialises launches. */
+/* Expects the context entered. */
 int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st);
 /* vkg_kernel_launch on the device's queue, entering the context itself (vkg_conv.c). */

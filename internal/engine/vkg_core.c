@@ -28,15 +28,22 @@ typedef cl_mem vkg_native_mem;
 #include <cuda_runtime.h>
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
-/* VkFFT's driver and NVRTC calls go through the run-time loaded library pointers */
-#include "vkg_cuda_dl.h"
+/* VkFFT's driver and NVRTC calls go through the table the backend loaded (the device's
+ * vkg_native.api), set before any VkFFT call (vkg_plan_create) */
+#define VKG_CUDA_API (*vkg_cuda)
+#include "vkg_cuda_api.h"
+static const vkg_cuda_api *vkg_cuda;
 typedef void *vkg_native_mem;
 #elif VKFFT_BACKEND == 0
-#include "vkg_vulkan.h"
+#include <vulkan/vulkan.h>
 typedef VkBuffer vkg_native_mem;
-/* VkFFT submits its table uploads itself: through the queue's lock (VkQueue is
- * externally synchronised, and other threads submit to the same queue) */
-#define vkQueueSubmit vkg_vk_queue_submit
+/* VkFFT submits its table uploads itself: through the backend, under the queue's lock
+ * (VkQueue is externally synchronised, and other threads submit to the same queue) */
+static VkResult vkg_queue_submit_locked(VkQueue queue, uint32_t count, const VkSubmitInfo *submits, VkFence fence)
+{
+	return (VkResult)vkg_be->queue_submit((void *)queue, count, submits, (uint64_t)fence);
+}
+#define vkQueueSubmit vkg_queue_submit_locked
 #else
 #error "vkfftgo: unsupported VKFFT_BACKEND (the build tag picks 3 for opencl, 1 for cuda, 0 for vulkan)"
 #endif
@@ -95,6 +102,7 @@ static cl_program vkg_hook_create_program(cl_context, cl_uint, const char **, co
 #elif VKFFT_BACKEND == 1
 static nvrtcResult vkg_hook_create_program(nvrtcProgram *, const char *, const char *, int, const char *const *,
 					   const char *const *);
+#undef nvrtcCreateProgram
 #define nvrtcCreateProgram vkg_hook_create_program
 #endif
 #include <vkFFT.h>
@@ -194,6 +202,12 @@ static vkg_native_mem native_mem(vkg_mem m)
 
 #if VKFFT_BACKEND == 0
 #include "vkg_core_vulkan.h"
+#else
+uint64_t vkg_plan_recordings(vkg_plan *plan)
+{
+	(void)plan;
+	return 0;
+}
 #endif
 
 /* ---- layout: axes, strides, storage precision, real-to-real, in-place R2C ----
@@ -267,7 +281,7 @@ static uint64_t device_queue(const vkg_plan *plan)
 	return (uint64_t)(uintptr_t) * (cudaStream_t *)plan->native.queue;
 #elif VKFFT_BACKEND == 0
 	(void)plan;
-	return 0; /* callers name queues by their vkg_vk_queue; the device's own is 0 */
+	return 0; /* queues are the backend's objects; the device's own is 0 */
 #else
 	return (uint64_t)(uintptr_t) * (cl_command_queue *)plan->native.queue;
 #endif
@@ -455,6 +469,10 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	plan->params = *p;
 	plan->params.load_blob = NULL;
 	vkg_device_native(dev, &plan->native);
+#if VKFFT_BACKEND == 1
+	/* one table per process: every device of the backend hands out the same */
+	__atomic_store_n(&vkg_cuda, (const vkg_cuda_api *)plan->native.api, __ATOMIC_RELEASE);
+#endif
 
 	for (i = 0; i < p->rank - 1; i++)
 		outer *= p->shape[i];
@@ -681,7 +699,7 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 #if VKFFT_BACKEND == 0
 	/* the caller returns with the work queued: start it unless the queue is busy */
 	if (rc == VKG_OK)
-		rc = vkg_vk_queue_kick(plan->dev, queue, st);
+		rc = vkg_be->queue_kick(plan->dev, queue, st);
 #endif
 	r2 = order_release(plan, queue, rc == VKG_OK ? st : &release_st);
 	if (rc == VKG_OK)
@@ -746,7 +764,7 @@ int vkg_plan_run_io(vkg_plan *plan, int inverse, uint64_t queue, vkg_mem buffer,
 		return rc;
 	rc = vk_run_stages(plan, inverse, queue, &run, st);
 	if (rc == VKG_OK)
-		rc = vkg_vk_queue_kick(plan->dev, queue, st);
+		rc = vkg_be->queue_kick(plan->dev, queue, st);
 	r2 = order_release(plan, queue, rc ? &release_st : st);
 	return rc ? rc : r2;
 }

@@ -264,7 +264,7 @@ static cl_program vkg_hook_create_program(cl_context ctx, cl_uint n, const char 
 #elif VKFFT_BACKEND == 1
 #undef nvrtcCreateProgram
 /* the real one: NVRTC's, through the run-time loaded pointer (vkg_cuda_dl.h) */
-#define nvrtcCreateProgram (*vkg_dl_nvrtcCreateProgram)
+#define nvrtcCreateProgram (*VKG_CUDA_API.dl_nvrtcCreateProgram)
 static nvrtcResult vkg_hook_create_program(nvrtcProgram *prog, const char *src, const char *name, int nheaders,
 					   const char *const *headers, const char *const *includes)
 {

@@ -1,5 +1,7 @@
-/* vkg_core_vulkan.h — the Vulkan part of vkg_core.c's translation unit: it is included by
- * vkg_core.c only (after struct vkg_plan, for VKFFT_BACKEND 0) and is no header of its own.
+/* vkg_core_vulkan.h — the Vulkan part of vkg_core.c's translation unit: it is included
+ * by vkg_core.c only (after struct vkg_plan, for VKFFT_BACKEND 0) and is no header of its
+ * own. It speaks VkFFT and Vulkan, and reaches the backend only through the contract's
+ * command-recording entries (vkg_backend.h).
  *
  * VkFFT records a transform into a command buffer. A plan records each direction once,
  * into a secondary command buffer of its own (simultaneous use), and every later call
@@ -20,6 +22,13 @@
 
 static void scale_target(vkg_plan *plan, int inverse, vkg_mem *out, uint64_t *n); /* vkg_core.c */
 
+static int vk_fail(vkg_status *st, VkResult r, const char *what)
+{
+	int code = r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY ? VKG_ERR_OUT_OF_MEMORY
+											     : VKG_ERR_BACKEND;
+	return vkg_fail(st, code, (int)r, "Vulkan %s failed (%d)", what, (int)r);
+}
+
 typedef struct vkg_vk_plan {
 	VkCommandPool pool; /* VkFFT's during creation, then the secondary buffers' */
 	VkFence fence;      /* VkFFT waits on it for its table uploads */
@@ -33,31 +42,34 @@ typedef struct vkg_vk_plan {
 	double sec_scale[2];
 	VkBuffer in_slot[2], out_slot[2]; /* stage runs' separate input and output (vk_run_stages) */
 	int in_cur, out_cur;
-	vkg_vk_use last; /* where and when the plan last ran */
+	VkDevice device;
+	vkg_use last; /* where and when the plan last ran */
 	uint64_t recordings; /* how often a direction was recorded (tests: once per direction) */
 } vkg_vk_plan;
 
 /* Fills the Vulkan part of VkFFT's configuration and makes the plan's pool and fence. */
 static int vk_plan_setup(vkg_plan *plan, VkFFTConfiguration *c, vkg_status *st)
 {
-	vkg_vk_handles h;
 	vkg_vk_plan *vk = calloc(1, sizeof *vk);
+	uint64_t pool, fence;
 	int rc;
 	if (!vk)
 		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
-	rc = vkg_vk_plan_pool(plan->dev, &vk->pool, &vk->fence, st);
+	rc = vkg_be->plan_pool(plan->dev, &pool, &fence, st);
 	if (rc) {
 		free(vk);
 		return rc;
 	}
+	vk->pool = (VkCommandPool)pool;
+	vk->fence = (VkFence)fence;
 	plan->vk = vk;
-	vkg_vk_device_handles(plan->dev, &h);
-	c->physicalDevice = h.physical;
-	c->device = h.device;
-	c->queue = h.queue; /* its submissions go through vkg_vk_queue_submit (the queue's lock) */
+	c->physicalDevice = (VkPhysicalDevice *)plan->native.physical;
+	c->device = (VkDevice *)plan->native.device;
+	vk->device = *c->device;
+	c->queue = (VkQueue *)plan->native.queue; /* its submissions go through vkg_queue_submit_locked */
 	c->commandPool = &vk->pool;
 	c->fence = &vk->fence;
-	c->pipelineCache = h.pipeline_cache;
+	c->pipelineCache = (VkPipelineCache *)plan->native.pipeline_cache;
 	c->isCompilerInitialized = 1; /* glslang is initialised once per process by the backend */
 	vk->buf_slot[0] = plan->buffer;
 	vk->fresh = 1;
@@ -77,8 +89,8 @@ static void vk_plan_quiesce(vkg_plan *plan)
 	vkg_status st;
 	if (!plan->vk)
 		return;
-	vkg_vk_use_wait(plan->dev, &plan->vk->last, &st);
-	vkg_vk_use_clear(&plan->vk->last);
+	vkg_be->use_wait(plan->dev, &plan->vk->last, &st);
+	vkg_be->use_clear(&plan->vk->last);
 }
 
 /* Frees the pool (and with it the recorded command buffers) and the fence. */
@@ -86,7 +98,7 @@ static void vk_plan_free(vkg_plan *plan)
 {
 	if (!plan->vk)
 		return;
-	vkg_vk_plan_pool_free(plan->dev, plan->vk->pool, plan->vk->fence);
+	vkg_be->plan_pool_free(plan->dev, (uint64_t)plan->vk->pool, (uint64_t)plan->vk->fence);
 	free(plan->vk);
 	plan->vk = NULL;
 }
@@ -116,30 +128,28 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 	vk->sec_valid[d] = 0;
 	/* the old recording, or a stage run, and the descriptor sets they bind may still be in
 	 * flight */
-	if ((rc = vkg_vk_use_wait(plan->dev, &vk->last, st)) != VKG_OK)
+	if ((rc = vkg_be->use_wait(plan->dev, &vk->last, st)) != VKG_OK)
 		return rc;
 	if (vk->sec[d]) {
 		res = vkResetCommandBuffer(vk->sec[d], 0);
 		if (res != VK_SUCCESS)
-			return vkg_vk_fail(st, res, "vkResetCommandBuffer");
+			return vk_fail(st, res, "vkResetCommandBuffer");
 	} else {
 		VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-		vkg_vk_handles h;
-		vkg_vk_device_handles(plan->dev, &h);
 		ai.commandPool = vk->pool;
 		ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
 		ai.commandBufferCount = 1;
-		res = vkAllocateCommandBuffers(*h.device, &ai, &vk->sec[d]);
+		res = vkAllocateCommandBuffers(vk->device, &ai, &vk->sec[d]);
 		if (res != VK_SUCCESS) {
 			vk->sec[d] = VK_NULL_HANDLE;
-			return vkg_vk_fail(st, res, "vkAllocateCommandBuffers");
+			return vk_fail(st, res, "vkAllocateCommandBuffers");
 		}
 	}
 	bi.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
 	bi.pInheritanceInfo = &inh;
 	res = vkBeginCommandBuffer(vk->sec[d], &bi);
 	if (res != VK_SUCCESS)
-		return vkg_vk_fail(st, res, "vkBeginCommandBuffer");
+		return vk_fail(st, res, "vkBeginCommandBuffer");
 	lp.commandBuffer = &vk->sec[d];
 	if (vk->fresh) {
 		/* another pointer to the same handle: VkFFT rewrites every descriptor set */
@@ -163,9 +173,8 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 		plan->launch_buffer = b;
 		plan->launch_real = r;
 		scale_target(plan, d, &out, &n);
-		vkg_vk_cmd_barrier(vk->sec[d]);
-		rc = vkg_vk_cmd_scale(plan->dev, vk->sec[d], (VkBuffer)(uintptr_t)out, n, plan->params.double_precision,
-				      scale, st);
+		vkg_be->cmd_barrier(vk->sec[d]);
+		rc = vkg_be->cmd_scale(plan->dev, vk->sec[d], out, n, plan->params.double_precision, scale, st);
 		if (rc) {
 			vkEndCommandBuffer(vk->sec[d]);
 			return rc;
@@ -173,7 +182,7 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 	}
 	res = vkEndCommandBuffer(vk->sec[d]);
 	if (res != VK_SUCCESS)
-		return vkg_vk_fail(st, res, "vkEndCommandBuffer");
+		return vk_fail(st, res, "vkEndCommandBuffer");
 	vk->sec_valid[d] = 1;
 	vk->recordings++;
 	vk->sec_buf[d] = b;
@@ -189,7 +198,7 @@ static int vk_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_b
 	vkg_vk_plan *vk = plan->vk;
 	VkBuffer b = buffer ? (VkBuffer)(uintptr_t)buffer : plan->buffer;
 	VkBuffer r = VK_NULL_HANDLE;
-	VkCommandBuffer cb;
+	void *cb;
 	uint64_t ticket;
 	int d = inverse ? 1 : 0, rc;
 
@@ -199,11 +208,11 @@ static int vk_run_on(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_b
 		if ((rc = vk_record(plan, d, b, r, scale, st)) != VKG_OK)
 			return rc;
 	}
-	if ((rc = vkg_vk_record_begin(plan->dev, queue, &cb, st)) != VKG_OK)
+	if ((rc = vkg_be->record_begin(plan->dev, queue, &cb, st)) != VKG_OK)
 		return rc;
-	vkCmdExecuteCommands(cb, 1, &vk->sec[d]);
-	rc = vkg_vk_record_end(plan->dev, queue, &ticket, st);
-	vkg_vk_use_set(plan->dev, &vk->last, queue, ticket);
+	vkCmdExecuteCommands((VkCommandBuffer)cb, 1, &vk->sec[d]);
+	rc = vkg_be->record_end(plan->dev, queue, &ticket, st);
+	vkg_be->use_set(plan->dev, &vk->last, queue, ticket);
 	return rc;
 }
 
@@ -223,6 +232,7 @@ static int vk_run_stages(vkg_plan *plan, int inverse, uint64_t queue, const vk_s
 	vkg_vk_plan *vk = plan->vk;
 	VkFFTLaunchParams lp = VKFFT_ZERO_INIT;
 	VkCommandBuffer cb;
+	void *cmd;
 	VkFFTResult fr;
 	uint64_t ticket;
 	int rc, rebind;
@@ -231,7 +241,7 @@ static int vk_run_stages(vkg_plan *plan, int inverse, uint64_t queue, const vk_s
 		 (run->input && vk->in_slot[vk->in_cur] != run->input) ||
 		 (run->output && vk->out_slot[vk->out_cur] != run->output);
 	if (rebind) {
-		if ((rc = vkg_vk_use_wait(plan->dev, &vk->last, st)) != VKG_OK)
+		if ((rc = vkg_be->use_wait(plan->dev, &vk->last, st)) != VKG_OK)
 			return rc;
 		/* the recorded directions bind the sets about to change */
 		vk->sec_valid[0] = vk->sec_valid[1] = 0;
@@ -249,17 +259,18 @@ static int vk_run_stages(vkg_plan *plan, int inverse, uint64_t queue, const vk_s
 	lp.bufferOffset = run->buffer_off;
 	lp.inputBufferOffset = run->input_off;
 	lp.outputBufferOffset = run->output_off;
-	if ((rc = vkg_vk_record_begin(plan->dev, queue, &cb, st)) != VKG_OK)
+	if ((rc = vkg_be->record_begin(plan->dev, queue, &cmd, st)) != VKG_OK)
 		return rc;
+	cb = (VkCommandBuffer)cmd;
 	lp.commandBuffer = &cb;
 	vkg_log_reset();
 	fr = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
-	rc = vkg_vk_record_end(plan->dev, queue, &ticket, st);
-	vkg_vk_use_set(plan->dev, &vk->last, queue, ticket);
+	rc = vkg_be->record_end(plan->dev, queue, &ticket, st);
+	vkg_be->use_set(plan->dev, &vk->last, queue, ticket);
 	if (fr != VKFFT_SUCCESS)
 		return vkg_vkfft_fail(st, fr, plan->stage.cfg.conv == VKG_CONV_APPLY ? "convolution failed"
 					    : inverse ? "inverse FFT failed" : "forward FFT failed");
 	return rc;
 }
 
-uint64_t vkg_vk_plan_recordings(vkg_plan *plan) { return plan->vk ? plan->vk->recordings : 0; }
+uint64_t vkg_plan_recordings(vkg_plan *plan) { return plan->vk ? plan->vk->recordings : 0; }

@@ -1,5 +1,5 @@
 /* vkg_fault.h — fault injection in the C layer, compiled only into test builds made with
- * -tags vkfftgo_faults (fault_on.go defines VKG_FAULTS); elsewhere every macro is a
+ * -tags vkfftgo_faults (the engine's build.go defines VKG_FAULTS); elsewhere every macro is a
  * constant and the compiler drops the site. */
 #ifndef VKG_FAULT_H
 #define VKG_FAULT_H

@@ -9,8 +9,8 @@
  * None of them knows what a plan is: the core (vkg_core.c) describes each direction of a
  * plan as a vkg_run and hands it down.
  *
- * Queues and events are the backend's handles as integers (CUstream / cl_command_queue,
- * a small event object); queue 0 is the device's own. The primitives expect the device's
+ * Queues and events are the backend's handles as integers (vkg_backend.h); queue 0 is
+ * the device's own. The primitives expect the device's
  * context to be current (vkg_ctx_enter); the vkg_run_* and vkg_pipeline_* entry points
  * enter it themselves.
  */
@@ -19,33 +19,17 @@
 
 #include "vkg.h"
 
-/* ---- backend primitives (vkg_opencl.c, vkg_cuda_xfer.c) ---- */
-
-/* Page-locked host memory the device can DMA from at full speed (CUDA cuMemHostAlloc;
- * OpenCL a CL_MEM_ALLOC_HOST_PTR buffer, mapped). handle is what vkg_host_free needs. */
+/* ---- the backend's transfer primitives (forwarders; vkg_backend.h says what each does) ---- */
 int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);
 void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle);
-
-/* Page-locks host memory the caller owns, [ptr, ptr+bytes), for the device's DMA engine
- * (CUDA cuMemHostRegister; OpenCL a CL_MEM_USE_HOST_PTR buffer over it); handle is what
- * vkg_host_unregister needs. The caller has entered the context; vkg_hostmem_register
- * and vkg_hostmem_unregister below enter it themselves. */
 int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);
 void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle);
-
-/* More in-order queues (streams) on the device, for independent work. */
 int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st);
 void vkg_queue_destroy(vkg_device *dev, uint64_t queue);
-
-/* Copies that return at once; the host memory must stay valid and unchanged until the
- * queue has passed them (record an event and wait for it). */
 int vkg_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
 			uint64_t bytes, vkg_status *st);
 int vkg_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off,
 		       uint64_t bytes, vkg_status *st);
-
-/* Reusable markers: record on a queue, make another queue wait for one, or wait on the host.
- * Waiting for an event never recorded returns at once. */
 int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st);
 void vkg_event_destroy(vkg_device *dev, uint64_t ev);
 int vkg_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st);

@@ -1,5 +1,3 @@
-//go:build cuda && !opencl
-
 /* vkg_cuda.c — devices and memory through the CUDA driver API (VKFFT_BACKEND 1).
  *
  * A device is the GPU's primary context (retained once at open, released once at close),
@@ -7,7 +5,7 @@
  * VkFFT never sets a context: it uses the calling thread's, in init, append and delete.
  * Goroutines move between OS threads, and a C host may have its own context current, so
  * every entry point pushes the device's context and pops it before returning
- * (vkg_ctx_enter/leave), inside one C call. Uses only driver API calls whose signatures
+ * (vkg_cu_ctx_enter/leave), inside one C call. Uses only driver API calls whose signatures
  * are the same in CUDA 12 and 13.
  */
 #include <cuda.h>
@@ -17,7 +15,6 @@
 #include <string.h>
 
 #include "vkg_cuda.h"
-#include "vkg_cuda_dl.h"
 
 struct vkg_device {
 	CUdevice device;
@@ -25,7 +22,7 @@ struct vkg_device {
 	int ordinal;
 	int primary; /* ctx is the retained primary context: release it at close */
 	CUstream stream;
-	int borrowed_stream; /* stream is the caller's (vkg_cuda_device_open_ctx_stream): never destroyed */
+	int borrowed_stream; /* stream is the caller's (vkg_cu_device_open_ctx_stream): never destroyed */
 	vkg_device_info info;
 	/* the normalisation kernels, loaded on first use */
 	pthread_mutex_t scale_mu;
@@ -33,8 +30,6 @@ struct vkg_device {
 	CUfunction scale_f, scale_d;
 };
 
-int vkg_backend_id(void) { return 1; }
-const char *vkg_backend_name(void) { return "cuda"; }
 
 static int cu_fail(vkg_status *st, CUresult r, const char *what)
 {
@@ -59,7 +54,7 @@ static CUresult init_result;
 /* do_init opens the driver (vkg_cuda_load.c) and initialises it, once. */
 static void do_init(void)
 {
-	load_failed = vkg_cuda_dl_load_driver(load_err, sizeof load_err) != 0;
+	load_failed = vkg_cuda_load_driver(load_err, sizeof load_err) != 0;
 	if (!load_failed)
 		init_result = cuInit(0);
 }
@@ -78,12 +73,12 @@ static int cu_init(vkg_status *st)
 static int nvrtc_init(vkg_status *st)
 {
 	char err[1024];
-	if (vkg_cuda_dl_load_nvrtc(err, sizeof err))
+	if (vkg_cuda_load_nvrtc(err, sizeof err))
 		return vkg_fail(st, VKG_ERR_NO_DEVICE, 0, "%s", err);
 	return VKG_OK;
 }
 
-int vkg_device_count(vkg_status *st)
+int vkg_cu_device_count(vkg_status *st)
 {
 	int n = 0;
 	CUresult r;
@@ -119,6 +114,7 @@ static int fill_info(CUdevice d, vkg_device_info *info, vkg_status *st)
 	cuDeviceGetAttribute(&info->compute_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
 	info->fp64 = 1;
 	info->fp16 = 1; /* every GPU CUDA 12 supports (sm_50+) stores and converts half */
+	info->float_atomics = 1;
 	return VKG_OK;
 }
 
@@ -128,7 +124,7 @@ static int get_device(int ordinal, CUdevice *d, vkg_status *st)
 	CUresult r;
 	if (cu_init(st))
 		return st->code;
-	n = vkg_device_count(st);
+	n = vkg_cu_device_count(st);
 	if (n < 0)
 		return -n;
 	if (ordinal < 0 || ordinal >= n) {
@@ -140,7 +136,7 @@ static int get_device(int ordinal, CUdevice *d, vkg_status *st)
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuDeviceGet");
 }
 
-int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
+int vkg_cu_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 {
 	CUdevice d;
 	int rc = get_device(ordinal, &d, st);
@@ -167,7 +163,7 @@ static int finish_open(vkg_device *dev, vkg_status *st)
 	return VKG_OK;
 }
 
-int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
+int vkg_cu_device_open(int ordinal, vkg_device **out, vkg_status *st)
 {
 	vkg_device *dev;
 	CUresult r;
@@ -201,12 +197,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	return VKG_OK;
 }
 
-int vkg_cuda_device_open_ctx(uint64_t ctx, vkg_device **out, vkg_status *st)
-{
-	return vkg_cuda_device_open_ctx_stream(ctx, 0, out, st);
-}
-
-int vkg_cuda_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **out, vkg_status *st)
+int vkg_cu_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **out, vkg_status *st)
 {
 	vkg_device *dev;
 	CUcontext prev;
@@ -236,7 +227,7 @@ int vkg_cuda_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **
 		return cu_fail(st, r, "cuCtxGetDevice");
 	}
 	dev->ordinal = -1;
-	n = vkg_device_count(st);
+	n = vkg_cu_device_count(st);
 	for (i = 0; i < n; i++) {
 		CUdevice d;
 		if (cuDeviceGet(&d, i) == CUDA_SUCCESS && d == dev->device) {
@@ -253,7 +244,7 @@ int vkg_cuda_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **
 	return VKG_OK;
 }
 
-void vkg_device_close(vkg_device *dev)
+void vkg_cu_device_close(vkg_device *dev)
 {
 	CUcontext prev;
 	if (!dev)
@@ -272,26 +263,39 @@ void vkg_device_close(vkg_device *dev)
 	free(dev);
 }
 
-const vkg_device_info *vkg_device_get_info(const vkg_device *dev) { return &dev->info; }
+const vkg_device_info *vkg_cu_device_get_info(const vkg_device *dev) { return &dev->info; }
 
-void vkg_device_native(vkg_device *dev, vkg_native *out)
+void vkg_cu_device_native(vkg_device *dev, vkg_native *out)
 {
+	memset(out, 0, sizeof *out);
 	out->device = &dev->device;
 	out->context = &dev->ctx;
 	out->queue = &dev->stream;
+	out->api = &vkg_cuda_fns;
 }
 
-uint64_t vkg_cuda_device_context(const vkg_device *dev) { return (uint64_t)(uintptr_t)dev->ctx; }
-uint64_t vkg_cuda_device_stream(const vkg_device *dev) { return (uint64_t)(uintptr_t)dev->stream; }
-int vkg_cuda_device_ordinal(const vkg_device *dev) { return dev->ordinal; }
+uint64_t vkg_cu_device_handle(const vkg_device *dev, int which)
+{
+	switch (which) {
+	case VKG_HANDLE_CONTEXT:
+		return (uint64_t)(uintptr_t)dev->ctx;
+	case VKG_HANDLE_QUEUE:
+		return (uint64_t)(uintptr_t)dev->stream;
+	case VKG_HANDLE_DEVICE:
+		return (uint64_t)dev->device;
+	case VKG_HANDLE_ORDINAL:
+		return (uint64_t)(int64_t)dev->ordinal;
+	}
+	return 0;
+}
 
-int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
+int vkg_cu_ctx_enter(vkg_device *dev, vkg_status *st)
 {
 	CUresult r = cuCtxPushCurrent(dev->ctx);
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuCtxPushCurrent");
 }
 
-void vkg_ctx_leave(vkg_device *dev)
+void vkg_cu_ctx_leave(vkg_device *dev)
 {
 	CUcontext prev;
 	(void)dev;
@@ -303,7 +307,7 @@ static CUstream stream_of(vkg_device *dev, uint64_t queue)
 	return queue ? (CUstream)(uintptr_t)queue : dev->stream;
 }
 
-int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
+int vkg_cu_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 {
 	CUdeviceptr p = 0;
 	CUresult r;
@@ -318,14 +322,14 @@ int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 	return VKG_OK;
 }
 
-void vkg_mem_free(vkg_device *dev, vkg_mem mem)
+void vkg_cu_mem_free(vkg_device *dev, vkg_mem mem)
 {
 	(void)dev;
 	if (mem)
 		cuMemFree((CUdeviceptr)mem);
 }
 
-int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes,
+int vkg_cu_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes,
 		  vkg_status *st)
 {
 	/* from pageable memory the driver stages src before returning: it is not kept */
@@ -333,7 +337,7 @@ int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, u
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuMemcpyHtoDAsync");
 }
 
-int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st)
+int vkg_cu_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st)
 {
 	CUresult r = cuMemcpyDtoHAsync(dst, (CUdeviceptr)(src + off), bytes, dev->stream);
 	if (r != CUDA_SUCCESS)
@@ -342,33 +346,33 @@ int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuStreamSynchronize");
 }
 
-int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
+int vkg_cu_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
 		    vkg_status *st)
 {
 	CUresult r = cuMemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes, stream_of(dev, queue));
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuMemcpyDtoDAsync");
 }
 
-int vkg_device_sync(vkg_device *dev, vkg_status *st)
+int vkg_cu_device_sync(vkg_device *dev, vkg_status *st)
 {
-	return vkg_queue_sync(dev, 0, st);
+	return vkg_cu_queue_sync(dev, 0, st);
 }
 
-int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
+int vkg_cu_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
 {
 	CUresult r = cuStreamSynchronize(stream_of(dev, queue));
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuStreamSynchronize");
 }
 
-int vkg_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
+int vkg_cu_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
 {
 	size_t f = 0, t = 0;
 	CUresult r;
-	int rc = vkg_ctx_enter(dev, st);
+	int rc = vkg_cu_ctx_enter(dev, st);
 	if (rc)
 		return rc;
 	r = cuMemGetInfo(&f, &t);
-	vkg_ctx_leave(dev);
+	vkg_cu_ctx_leave(dev);
 	*free_bytes = f;
 	*total_bytes = t;
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuMemGetInfo");
@@ -447,7 +451,7 @@ static int load_scale(vkg_device *dev, vkg_status *st)
 	return VKG_OK;
 }
 
-int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
+int vkg_cu_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
 		     double factor, vkg_status *st)
 {
 	CUdeviceptr p = (CUdeviceptr)mem;
@@ -478,12 +482,25 @@ int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, i
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "scaling the output (cuLaunchKernel)");
 }
 
-int vkg_cuda_libraries(const char **driver, const char **nvrtc, int *nvrtc_major, int *nvrtc_minor)
+void vkg_cu_runtime_libraries(const char **driver, const char **nvrtc, int *nvrtc_major, int *nvrtc_minor)
 {
-	*driver = vkg_cuda_dl_driver_path();
-	*nvrtc = vkg_cuda_dl_nvrtc_path();
+	*driver = vkg_cuda_driver_path();
+	*nvrtc = vkg_cuda_nvrtc_path();
 	*nvrtc_major = *nvrtc_minor = 0;
-	if (!**nvrtc)
-		return 0;
-	return nvrtcVersion(nvrtc_major, nvrtc_minor) == NVRTC_SUCCESS;
+	if (**nvrtc && nvrtcVersion(nvrtc_major, nvrtc_minor) != NVRTC_SUCCESS)
+		*nvrtc_major = *nvrtc_minor = 0;
+}
+
+const char *vkg_cu_compiler_ident(void)
+{
+	static char ident[64];
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	int major = 0, minor = 0;
+	pthread_mutex_lock(&mu);
+	if (vkg_cuda_nvrtc_path()[0] && nvrtcVersion(&major, &minor) == NVRTC_SUCCESS)
+		snprintf(ident, sizeof ident, "nvrtc %d.%d", major, minor);
+	else
+		snprintf(ident, sizeof ident, "nvrtc unknown");
+	pthread_mutex_unlock(&mu);
+	return ident;
 }

@@ -1,10 +1,11 @@
-//go:build cuda && !opencl
-
-/* vkg_cuda_load.c — opens the CUDA driver and NVRTC at run time and fills the pointers
- * of vkg_cuda_dl.h. */
+/* vkg_cuda_load.c — opens the CUDA driver and NVRTC at run time and fills the table of
+ * vkg_cuda_api.h. */
 #define _GNU_SOURCE
-#define VKG_CUDA_DL_LOADER
-#include "vkg_cuda_dl.h"
+#include <cuda.h>
+#include <nvrtc.h>
+
+#include "vkg_backend.h"
+#include "vkg_cuda_api.h" /* the loader itself calls through the table by hand */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -13,9 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define VKG_DL_DEFINE(f) __typeof__(f) *vkg_dl_##f;
-VKG_CUDA_DRIVER_FUNCS(VKG_DL_DEFINE)
-VKG_NVRTC_FUNCS(VKG_DL_DEFINE)
+const char *vkg_cuda_toolkit_root(void);
+vkg_cuda_api vkg_cuda_fns = {.toolkit_root = vkg_cuda_toolkit_root};
 
 /* the name dlsym looks for: the header's versioned one (cuMemAlloc_v2) */
 #define VKG_STR(x) #x
@@ -26,7 +26,7 @@ typedef struct dl_sym {
 	void **slot;
 } dl_sym;
 
-#define VKG_DL_ENTRY(f) {VKG_XSTR(f), (void **)&vkg_dl_##f},
+#define VKG_DL_ENTRY(f) {VKG_XSTR(f), (void **)&vkg_cuda_fns.dl_##f},
 static const dl_sym driver_syms[] = {VKG_CUDA_DRIVER_FUNCS(VKG_DL_ENTRY)};
 static const dl_sym nvrtc_syms[] = {VKG_NVRTC_FUNCS(VKG_DL_ENTRY)};
 
@@ -86,7 +86,7 @@ static void load_driver(void)
 		dlclose(h);
 		return;
 	}
-	where((void *)vkg_dl_cuInit, driver.path, sizeof driver.path);
+	where((void *)vkg_cuda_fns.dl_cuInit, driver.path, sizeof driver.path);
 }
 
 /* try_nvrtc opens one candidate and keeps it if it resolves and is 11.2 or newer. */
@@ -103,13 +103,13 @@ static int try_nvrtc(const char *name, char *why, size_t whylen)
 		dlclose(h);
 		return -1;
 	}
-	if (vkg_dl_nvrtcVersion(&major, &minor) != NVRTC_SUCCESS || major < 11 || (major == 11 && minor < 2)) {
+	if (vkg_cuda_fns.dl_nvrtcVersion(&major, &minor) != NVRTC_SUCCESS || major < 11 || (major == 11 && minor < 2)) {
 		snprintf(why, whylen, "%s is NVRTC %d.%d; 11.2 or newer is needed", name, major, minor);
 		clear(nvrtc_syms, n);
 		dlclose(h);
 		return -1;
 	}
-	where((void *)vkg_dl_nvrtcVersion, nvrtc.path, sizeof nvrtc.path);
+	where((void *)vkg_cuda_fns.dl_nvrtcVersion, nvrtc.path, sizeof nvrtc.path);
 	return 0;
 }
 
@@ -158,20 +158,20 @@ static int report(const dl_lib *lib, char *err, size_t errlen)
 	return lib->rc;
 }
 
-int vkg_cuda_dl_load_driver(char *err, size_t errlen)
+int vkg_cuda_load_driver(char *err, size_t errlen)
 {
 	pthread_once(&driver.once, load_driver);
 	return report(&driver, err, errlen);
 }
 
-int vkg_cuda_dl_load_nvrtc(char *err, size_t errlen)
+int vkg_cuda_load_nvrtc(char *err, size_t errlen)
 {
 	pthread_once(&nvrtc.once, load_nvrtc);
 	return report(&nvrtc, err, errlen);
 }
 
-const char *vkg_cuda_dl_driver_path(void) { return driver.path; }
-const char *vkg_cuda_dl_nvrtc_path(void) { return nvrtc.path; }
+const char *vkg_cuda_driver_path(void) { return driver.path; }
+const char *vkg_cuda_nvrtc_path(void) { return nvrtc.path; }
 
 /* VkFFT's fp16 kernels (StorageHalf) include <CUDA_TOOLKIT_ROOT_DIR/include/cuda_fp16.h>;
  * vkg_core.c makes that macro this call. The first directory with that header, of

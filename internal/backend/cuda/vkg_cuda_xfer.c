@@ -1,5 +1,3 @@
-//go:build cuda && !opencl
-
 /* vkg_cuda_xfer.c — the transfer primitives of vkg_xfer.h on CUDA: pinned host memory,
  * non-blocking streams, asynchronous copies and events. The caller has entered the
  * device's context. */
@@ -7,8 +5,6 @@
 #include <stdint.h>
 
 #include "vkg_cuda.h"
-#include "vkg_cuda_dl.h"
-#include "vkg_xfer.h"
 
 static int xfer_fail(vkg_status *st, CUresult r, const char *what)
 {
@@ -23,7 +19,7 @@ static CUstream stream_for(vkg_device *dev, uint64_t queue)
 	return (CUstream)(uintptr_t)(queue ? queue : vkg_cuda_device_stream(dev));
 }
 
-int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+int vkg_cu_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
 {
 	CUresult r = cuMemHostAlloc(ptr, bytes, CU_MEMHOSTALLOC_PORTABLE);
 	(void)dev;
@@ -35,7 +31,7 @@ int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle
 	return VKG_OK;
 }
 
-void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_cu_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	(void)dev;
 	(void)handle;
@@ -43,7 +39,7 @@ void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 		cuMemFreeHost(ptr);
 }
 
-int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
+int vkg_cu_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
 {
 	CUresult r = cuMemHostRegister(ptr, bytes, CU_MEMHOSTREGISTER_PORTABLE);
 	(void)dev;
@@ -51,7 +47,7 @@ int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *hand
 	return r == CUDA_SUCCESS ? VKG_OK : xfer_fail(st, r, "cuMemHostRegister");
 }
 
-void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_cu_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	(void)dev;
 	(void)handle;
@@ -59,7 +55,7 @@ void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
 		cuMemHostUnregister(ptr);
 }
 
-int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
+int vkg_cu_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
 {
 	CUstream s;
 	CUresult r = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
@@ -71,7 +67,7 @@ int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
 	return VKG_OK;
 }
 
-void vkg_queue_destroy(vkg_device *dev, uint64_t queue)
+void vkg_cu_queue_destroy(vkg_device *dev, uint64_t queue)
 {
 	(void)dev;
 	if (queue) {
@@ -80,21 +76,21 @@ void vkg_queue_destroy(vkg_device *dev, uint64_t queue)
 	}
 }
 
-int vkg_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
+int vkg_cu_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
 			uint64_t bytes, vkg_status *st)
 {
 	CUresult r = cuMemcpyHtoDAsync((CUdeviceptr)(dst + off), src, bytes, stream_for(dev, queue));
 	return r == CUDA_SUCCESS ? VKG_OK : xfer_fail(st, r, "cuMemcpyHtoDAsync");
 }
 
-int vkg_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off,
+int vkg_cu_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off,
 		       uint64_t bytes, vkg_status *st)
 {
 	CUresult r = cuMemcpyDtoHAsync(dst, (CUdeviceptr)(src + off), bytes, stream_for(dev, queue));
 	return r == CUDA_SUCCESS ? VKG_OK : xfer_fail(st, r, "cuMemcpyDtoHAsync");
 }
 
-int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
+int vkg_cu_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
 {
 	CUevent e;
 	CUresult r = cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
@@ -106,26 +102,26 @@ int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
 	return VKG_OK;
 }
 
-void vkg_event_destroy(vkg_device *dev, uint64_t ev)
+void vkg_cu_event_destroy(vkg_device *dev, uint64_t ev)
 {
 	(void)dev;
 	if (ev)
 		cuEventDestroy((CUevent)(uintptr_t)ev);
 }
 
-int vkg_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+int vkg_cu_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
 {
 	CUresult r = cuEventRecord((CUevent)(uintptr_t)ev, stream_for(dev, queue));
 	return r == CUDA_SUCCESS ? VKG_OK : xfer_fail(st, r, "cuEventRecord");
 }
 
-int vkg_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+int vkg_cu_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
 {
 	CUresult r = cuStreamWaitEvent(stream_for(dev, queue), (CUevent)(uintptr_t)ev, 0);
 	return r == CUDA_SUCCESS ? VKG_OK : xfer_fail(st, r, "cuStreamWaitEvent");
 }
 
-int vkg_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st)
+int vkg_cu_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st)
 {
 	CUresult r = cuEventSynchronize((CUevent)(uintptr_t)ev);
 	(void)dev;

@@ -1,5 +1,3 @@
-//go:build cuda && !opencl
-
 /* vkg_kern_cuda.c — companion kernels on CUDA: CUDA C compiled by NVRTC to a CUBIN for the
  * device's exact architecture (the kernel cache keeps the CUBIN), loaded as a module.
  * Entry points that touch the device expect its context entered, except build and
@@ -10,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkg.h"
-#include "vkg_cuda_dl.h"
+#include "vkg_cuda.h"
 
 #define VKG_MAX_KERNELS 16
 #define VKG_MAX_ARGS 16
@@ -39,7 +36,7 @@ static int cu_err(vkg_status *st, CUresult r, const char *what)
 /* compile runs NVRTC on source for the device's architecture; *cubin is malloc'd. */
 static int compile(vkg_device *dev, const char *source, char **cubin, size_t *size, vkg_status *st)
 {
-	const vkg_device_info *info = vkg_device_get_info(dev);
+	const vkg_device_info *info = vkg_cu_device_get_info(dev);
 	nvrtcProgram prog;
 	nvrtcResult r;
 	char arch[64];
@@ -80,7 +77,7 @@ static int compile(vkg_device *dev, const char *source, char **cubin, size_t *si
 	return VKG_OK;
 }
 
-int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
+int vkg_cu_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
 		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st)
 {
 	vkg_module *m;
@@ -106,14 +103,14 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
 	}
 	m->dev = dev;
-	rc = vkg_ctx_enter(dev, st);
+	rc = vkg_cu_ctx_enter(dev, st);
 	if (rc) {
 		free(cubin);
 		free(m);
 		return rc;
 	}
 	r = cuModuleLoadData(&m->mod, binary);
-	vkg_ctx_leave(dev);
+	vkg_cu_ctx_leave(dev);
 	if (r != CUDA_SUCCESS) {
 		free(cubin);
 		free(m);
@@ -129,20 +126,20 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 	return VKG_OK;
 }
 
-void vkg_module_destroy(vkg_module *m)
+void vkg_cu_module_destroy(vkg_module *m)
 {
 	vkg_status st;
 	int entered;
 	if (!m)
 		return;
-	entered = vkg_ctx_enter(m->dev, &st) == VKG_OK;
+	entered = vkg_cu_ctx_enter(m->dev, &st) == VKG_OK;
 	cuModuleUnload(m->mod);
 	if (entered)
-		vkg_ctx_leave(m->dev);
+		vkg_cu_ctx_leave(m->dev);
 	free(m);
 }
 
-int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st)
+int vkg_cu_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st)
 {
 	struct vkg_kernel *k;
 	CUresult r;
@@ -164,7 +161,7 @@ int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_sta
 	return VKG_OK;
 }
 
-int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+int vkg_cu_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st)
 {
 	vkg_native nat;
@@ -180,7 +177,7 @@ int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint
 				(unsigned long long)groups[0], (unsigned long long)groups[1], nargs);
 	for (i = 0; i < nargs; i++)
 		params[i] = (void *)args[i].ptr;
-	vkg_device_native(dev, &nat);
+	vkg_cu_device_native(dev, &nat);
 	s = queue ? (CUstream)(uintptr_t)queue : *(CUstream *)nat.queue;
 	r = cuLaunchKernel(k->f, (unsigned)groups[0], (unsigned)groups[1], 1, local, 1, 1, 0, s, params, NULL);
 	return r == CUDA_SUCCESS ? VKG_OK : cu_err(st, r, "cuLaunchKernel (companion kernel)");

@@ -1,5 +1,3 @@
-//go:build opencl || (!cuda && !vulkan)
-
 /* vkg_kern_opencl.c — companion kernels on OpenCL: programs built from OpenCL C source or
  * from the device binary an earlier build returned (the kernel cache keeps those). */
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -10,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkg.h"
+#include "vkg_opencl.h"
 
 #define VKG_MAX_KERNELS 16
 
@@ -45,7 +43,7 @@ static int build_fail(vkg_status *st, cl_program prog, cl_device_id dev, cl_int 
 	return vkg_fail(st, VKG_ERR_BACKEND, err, "OpenCL companion kernels failed to build (%d): %s", err, log);
 }
 
-int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
+int vkg_ocl_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
 		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st)
 {
 	vkg_native nat;
@@ -59,7 +57,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 		*bin_out = NULL;
 		*bin_bytes = 0;
 	}
-	vkg_device_native(dev, &nat);
+	vkg_ocl_device_native(dev, &nat);
 	d = *(cl_device_id *)nat.device;
 	ctx = *(cl_context *)nat.context;
 	m = calloc(1, sizeof *m);
@@ -101,7 +99,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 	return VKG_OK;
 }
 
-void vkg_module_destroy(vkg_module *m)
+void vkg_ocl_module_destroy(vkg_module *m)
 {
 	int i;
 	if (!m)
@@ -112,7 +110,7 @@ void vkg_module_destroy(vkg_module *m)
 	free(m);
 }
 
-int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st)
+int vkg_ocl_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st)
 {
 	cl_int err;
 	struct vkg_kernel *k;
@@ -134,7 +132,7 @@ int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_sta
 	return VKG_OK;
 }
 
-int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+int vkg_ocl_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st)
 {
 	vkg_native nat;
@@ -150,7 +148,7 @@ int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint
 		if (err != CL_SUCCESS)
 			return kern_fail(st, err, "clSetKernelArg");
 	}
-	vkg_device_native(dev, &nat);
+	vkg_ocl_device_native(dev, &nat);
 	q = queue ? (cl_command_queue)(uintptr_t)queue : *(cl_command_queue *)nat.queue;
 	lsize[0] = local;
 	lsize[1] = 1;

@@ -1,5 +1,3 @@
-//go:build opencl || (!cuda && !vulkan)
-
 /* vkg_opencl.c — devices and memory through OpenCL (VKFFT_BACKEND 3). */
 #define _GNU_SOURCE
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -11,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vkg.h"
-#include "vkg_xfer.h"
+#include "vkg_opencl.h"
 
 struct vkg_device {
 	cl_platform_id platform;
 	cl_device_id device;
 	cl_context context;
 	cl_command_queue queue;
+	int ordinal; /* as vkg_ocl_device_open numbers devices; -1 unknown */
 	vkg_device_info info;
 	/* the normalisation kernel, built on first use; clSetKernelArg on a shared kernel is
 	 * not thread-safe, hence the lock */
@@ -27,8 +25,6 @@ struct vkg_device {
 	cl_kernel scale_f, scale_d;
 };
 
-int vkg_backend_id(void) { return 3; }
-const char *vkg_backend_name(void) { return "opencl"; }
 
 static int cl_fail(vkg_status *st, cl_int err, const char *what)
 {
@@ -116,7 +112,7 @@ static int find_device(int ordinal, cl_platform_id *plat, cl_device_id *dev, int
 	return vkg_fail(st, VKG_ERR_NO_DEVICE, 0, "no OpenCL device %d: there are %d", ordinal, seen);
 }
 
-int vkg_device_count(vkg_status *st)
+int vkg_ocl_device_count(vkg_status *st)
 {
 	cl_platform_id p;
 	cl_device_id d;
@@ -161,9 +157,10 @@ static void fill_info(cl_platform_id p, cl_device_id d, vkg_device_info *info)
 		clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
 		info->host_memory = (type & CL_DEVICE_TYPE_CPU) != 0;
 	}
+	info->float_atomics = 1; /* the companion kernels add floats by compare-and-swap */
 }
 
-int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
+int vkg_ocl_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 {
 	cl_platform_id p;
 	cl_device_id d;
@@ -174,7 +171,7 @@ int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 	return VKG_OK;
 }
 
-int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
+int vkg_ocl_device_open(int ordinal, vkg_device **out, vkg_status *st)
 {
 	cl_int err;
 	vkg_device *dev;
@@ -191,6 +188,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 		return rc;
 	}
 	fill_info(dev->platform, dev->device, &dev->info);
+	dev->ordinal = ordinal;
 	props[0] = CL_CONTEXT_PLATFORM;
 	props[1] = (cl_context_properties)dev->platform;
 	props[2] = 0;
@@ -211,7 +209,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	return VKG_OK;
 }
 
-int vkg_opencl_device_open_ctx(uint64_t context, uint64_t device, uint64_t queue, vkg_device **out, int *ordinal,
+int vkg_ocl_device_open_ctx(uint64_t context, uint64_t device, uint64_t queue, vkg_device **out, int *ordinal,
 			       vkg_status *st)
 {
 	cl_context ctx = (cl_context)(uintptr_t)context;
@@ -277,7 +275,7 @@ int vkg_opencl_device_open_ctx(uint64_t context, uint64_t device, uint64_t queue
 			return cl_fail(st, err, "clCreateCommandQueue");
 		}
 	}
-	/* vkg_device_close releases both: the caller's references stay its own */
+	/* vkg_ocl_device_close releases both: the caller's references stay its own */
 	clRetainContext(ctx);
 	dev->context = ctx;
 	pthread_mutex_init(&dev->scale_mu, NULL);
@@ -292,11 +290,12 @@ int vkg_opencl_device_open_ctx(uint64_t context, uint64_t device, uint64_t queue
 			break;
 		}
 	}
+	dev->ordinal = *ordinal;
 	*out = dev;
 	return VKG_OK;
 }
 
-void vkg_device_close(vkg_device *dev)
+void vkg_ocl_device_close(vkg_device *dev)
 {
 	if (!dev)
 		return;
@@ -313,25 +312,41 @@ void vkg_device_close(vkg_device *dev)
 	free(dev);
 }
 
-const vkg_device_info *vkg_device_get_info(const vkg_device *dev) { return &dev->info; }
+const vkg_device_info *vkg_ocl_device_get_info(const vkg_device *dev) { return &dev->info; }
 
-void vkg_device_native(vkg_device *dev, vkg_native *out)
+void vkg_ocl_device_native(vkg_device *dev, vkg_native *out)
 {
+	memset(out, 0, sizeof *out);
 	out->device = &dev->device;
 	out->context = &dev->context;
 	out->queue = &dev->queue;
 }
 
-int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
+uint64_t vkg_ocl_device_handle(const vkg_device *dev, int which)
+{
+	switch (which) {
+	case VKG_HANDLE_CONTEXT:
+		return (uint64_t)(uintptr_t)dev->context;
+	case VKG_HANDLE_QUEUE:
+		return (uint64_t)(uintptr_t)dev->queue;
+	case VKG_HANDLE_DEVICE:
+		return (uint64_t)(uintptr_t)dev->device;
+	case VKG_HANDLE_ORDINAL:
+		return (uint64_t)(int64_t)dev->ordinal;
+	}
+	return 0;
+}
+
+int vkg_ocl_ctx_enter(vkg_device *dev, vkg_status *st)
 {
 	(void)dev;
 	(void)st;
 	return VKG_OK;
 }
 
-void vkg_ctx_leave(vkg_device *dev) { (void)dev; }
+void vkg_ocl_ctx_leave(vkg_device *dev) { (void)dev; }
 
-int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
+int vkg_ocl_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 {
 	cl_int err;
 	cl_mem m;
@@ -349,14 +364,14 @@ int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 	return VKG_OK;
 }
 
-void vkg_mem_free(vkg_device *dev, vkg_mem mem)
+void vkg_ocl_mem_free(vkg_device *dev, vkg_mem mem)
 {
 	(void)dev;
 	if (mem)
 		clReleaseMemObject((cl_mem)(uintptr_t)mem);
 }
 
-int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes,
+int vkg_ocl_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes,
 		  vkg_status *st)
 {
 	cl_int err = clEnqueueWriteBuffer(dev->queue, (cl_mem)(uintptr_t)dst, CL_FALSE, off, bytes, src, 0,
@@ -364,7 +379,7 @@ int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, u
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueWriteBuffer");
 }
 
-int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st)
+int vkg_ocl_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st)
 {
 	cl_int err = clEnqueueReadBuffer(dev->queue, (cl_mem)(uintptr_t)src, CL_TRUE, off, bytes, dst, 0,
 					 NULL, NULL);
@@ -377,7 +392,7 @@ static cl_command_queue queue_of(vkg_device *dev, uint64_t queue)
 	return queue ? (cl_command_queue)(uintptr_t)queue : dev->queue;
 }
 
-int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
+int vkg_ocl_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes,
 		    vkg_status *st)
 {
 	cl_int err = clEnqueueCopyBuffer(queue_of(dev, queue), (cl_mem)(uintptr_t)src, (cl_mem)(uintptr_t)dst, 0, 0,
@@ -385,18 +400,18 @@ int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, u
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueCopyBuffer");
 }
 
-int vkg_device_sync(vkg_device *dev, vkg_status *st)
+int vkg_ocl_device_sync(vkg_device *dev, vkg_status *st)
 {
-	return vkg_queue_sync(dev, 0, st);
+	return vkg_ocl_queue_sync(dev, 0, st);
 }
 
-int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
+int vkg_ocl_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
 {
 	cl_int err = clFinish(queue_of(dev, queue));
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clFinish");
 }
 
-int vkg_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
+int vkg_ocl_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
 {
 	*free_bytes = 0;
 	*total_bytes = dev->info.global_mem;
@@ -440,7 +455,7 @@ fail:
 	return cl_fail(st, err, "building the normalisation kernel");
 }
 
-int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
+int vkg_ocl_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
 		     double factor, vkg_status *st)
 {
 	cl_int err;
@@ -479,8 +494,8 @@ out:
 /* ---- transfer primitives (vkg_xfer.h) ---- */
 
 /* Pinned host memory is a buffer the implementation allocates in host memory, mapped for
- * the host once; the mapping stays valid until vkg_host_free. */
-int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+ * the host once; the mapping stays valid until vkg_ocl_host_free. */
+int vkg_ocl_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
 {
 	cl_int err;
 	cl_mem m = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
@@ -498,7 +513,7 @@ int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle
 	return VKG_OK;
 }
 
-void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_ocl_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	cl_mem m = (cl_mem)(uintptr_t)handle;
 	if (!m)
@@ -510,7 +525,7 @@ void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 
 /* Memory of the caller's becomes a buffer's backing store: transfers from it need no
  * staging copy where the implementation pins it. */
-int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
+int vkg_ocl_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
 {
 	cl_int err;
 	cl_mem m = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, ptr, &err);
@@ -521,7 +536,7 @@ int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *hand
 	return VKG_OK;
 }
 
-void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_ocl_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	(void)ptr;
 	if (!handle)
@@ -530,7 +545,7 @@ void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
 	clReleaseMemObject((cl_mem)(uintptr_t)handle);
 }
 
-int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
+int vkg_ocl_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
 {
 	cl_int err;
 	cl_command_queue q = clCreateCommandQueue(dev->context, dev->device, 0, &err);
@@ -541,7 +556,7 @@ int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
 	return VKG_OK;
 }
 
-void vkg_queue_destroy(vkg_device *dev, uint64_t queue)
+void vkg_ocl_queue_destroy(vkg_device *dev, uint64_t queue)
 {
 	(void)dev;
 	if (queue) {
@@ -550,7 +565,7 @@ void vkg_queue_destroy(vkg_device *dev, uint64_t queue)
 	}
 }
 
-int vkg_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
+int vkg_ocl_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
 			uint64_t bytes, vkg_status *st)
 {
 	cl_int err = clEnqueueWriteBuffer(queue_of(dev, queue), (cl_mem)(uintptr_t)dst, CL_FALSE, off, bytes,
@@ -558,7 +573,7 @@ int vkg_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t o
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueWriteBuffer");
 }
 
-int vkg_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off,
+int vkg_ocl_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off,
 		       uint64_t bytes, vkg_status *st)
 {
 	cl_int err = clEnqueueReadBuffer(queue_of(dev, queue), (cl_mem)(uintptr_t)src, CL_FALSE, off, bytes,
@@ -571,7 +586,7 @@ typedef struct cl_marker {
 	cl_event e;
 } cl_marker;
 
-int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
+int vkg_ocl_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
 {
 	cl_marker *m = calloc(1, sizeof *m);
 	(void)dev;
@@ -579,7 +594,7 @@ int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
 	return m ? VKG_OK : vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
 }
 
-void vkg_event_destroy(vkg_device *dev, uint64_t ev)
+void vkg_ocl_event_destroy(vkg_device *dev, uint64_t ev)
 {
 	cl_marker *m = (cl_marker *)(uintptr_t)ev;
 	(void)dev;
@@ -590,7 +605,7 @@ void vkg_event_destroy(vkg_device *dev, uint64_t ev)
 	free(m);
 }
 
-int vkg_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+int vkg_ocl_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
 {
 	cl_marker *m = (cl_marker *)(uintptr_t)ev;
 	cl_event e;
@@ -605,7 +620,7 @@ int vkg_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *s
 	return VKG_OK;
 }
 
-int vkg_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+int vkg_ocl_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
 {
 	cl_marker *m = (cl_marker *)(uintptr_t)ev;
 	cl_int err;
@@ -615,7 +630,7 @@ int vkg_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_statu
 	return err == CL_SUCCESS ? VKG_OK : cl_fail(st, err, "clEnqueueBarrierWithWaitList");
 }
 
-int vkg_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st)
+int vkg_ocl_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st)
 {
 	cl_marker *m = (cl_marker *)(uintptr_t)ev;
 	cl_int err;

@@ -1,5 +1,3 @@
-//go:build vulkan && !opencl && !cuda
-
 /* vkg_hostreg_vulkan.c — registered host memory on Vulkan: the caller's pages imported as
  * device-visible memory (VK_EXT_external_memory_host) under a VkBuffer, added to the
  * device's pinned ranges, so copies to and from them are recorded against the buffer with
@@ -9,7 +7,7 @@
 
 #include "vkg_vulkan_int.h"
 
-int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
+int vkg_vk_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st)
 {
 	VkExternalMemoryBufferCreateInfo ext = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
 						.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
@@ -74,7 +72,7 @@ int vkg_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *hand
 	return VKG_OK;
 }
 
-void vkg_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_vk_host_unregister(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	(void)ptr;
 	vkg_vk_pin_remove(dev, handle);

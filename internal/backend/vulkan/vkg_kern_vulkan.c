@@ -1,5 +1,3 @@
-//go:build vulkan && !opencl && !cuda
-
 /* vkg_kern_vulkan.c — companion kernels on Vulkan.
  *
  * A module's source is one GLSL compute shader per kernel (kernels_glsl.go), each after a
@@ -289,7 +287,7 @@ static int load_module(vkg_module *m, const unsigned char *bin, uint64_t bytes, 
 	return VKG_OK;
 }
 
-int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
+int vkg_vk_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,
 		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st)
 {
 	VkPhysicalDeviceProperties props;
@@ -323,7 +321,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 	vkGetPhysicalDeviceProperties(dev->physical, &props);
 	rc = load_module(m, binary, binary_bytes, props.limits.maxComputeWorkGroupCount, st);
 	if (rc) {
-		vkg_module_destroy(m);
+		vkg_vk_module_destroy(m);
 		free(b.p);
 		return rc;
 	}
@@ -337,7 +335,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 	return VKG_OK;
 }
 
-void vkg_module_destroy(vkg_module *m)
+void vkg_vk_module_destroy(vkg_module *m)
 {
 	int i;
 	if (!m)
@@ -349,7 +347,7 @@ void vkg_module_destroy(vkg_module *m)
 	free(m);
 }
 
-int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st)
+int vkg_vk_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st)
 {
 	int i;
 	*out = NULL;
@@ -365,7 +363,7 @@ int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_sta
 
 uint64_t vkg_vk_max_binding(const vkg_device *dev) { return dev->storage_range; }
 
-int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+int vkg_vk_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st)
 {
 	VkDescriptorBufferInfo bi[KERN_MAX_BUFS];

@@ -1,5 +1,3 @@
-//go:build vulkan && !opencl && !cuda
-
 /* vkg_vulkan.c — devices and memory through Vulkan (VKFFT_BACKEND 0); queues are in
  * vkg_vulkan_queue.c, the normalisation shader in vkg_vulkan_scale.c.
  *
@@ -35,8 +33,6 @@ static VkResult instance_result;
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
 static int glslang_ok;
 
-int vkg_backend_id(void) { return 0; }
-const char *vkg_backend_name(void) { return "vulkan"; }
 
 static const char *vk_result_name(VkResult r)
 {
@@ -236,7 +232,7 @@ static int find_device(int ordinal, VkPhysicalDevice *out, int *count, vkg_statu
 	return vkg_fail(st, VKG_ERR_NO_DEVICE, 0, "no Vulkan device %d: there are %d", ordinal, seen);
 }
 
-int vkg_device_count(vkg_status *st)
+int vkg_vk_device_count(vkg_status *st)
 {
 	VkPhysicalDevice pd;
 	int n = 0;
@@ -324,7 +320,7 @@ static void fill_info(VkPhysicalDevice pd, vkg_device_info *info, uint64_t *stor
 		*memprops = mp;
 }
 
-int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
+int vkg_vk_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 {
 	VkPhysicalDevice pd;
 	int rc = find_device(ordinal, &pd, NULL, st);
@@ -350,7 +346,7 @@ static int has_extension(VkPhysicalDevice pd, const char *name)
 	return found;
 }
 
-int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
+int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 {
 	vkg_device *dev;
 	float prio[VKG_VK_MAX_QUEUES] = {1, 1, 1, 1, 1, 1, 1, 1};
@@ -452,14 +448,16 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	dev->next_vq = 1;
 	rc = vkg_vk_queue_new(dev, 0, &dev->own, st);
 	if (rc) {
-		vkg_device_close(dev);
+		vkg_vk_device_close(dev);
 		return rc;
 	}
+	dev->info.float_atomics = dev->float_atomic_add;
+	dev->info.max_binding = dev->storage_range;
 	*out = dev;
 	return VKG_OK;
 }
 
-void vkg_device_close(vkg_device *dev)
+void vkg_vk_device_close(vkg_device *dev)
 {
 	size_t i;
 	if (!dev)
@@ -498,32 +496,25 @@ void vkg_device_close(vkg_device *dev)
 	free(dev);
 }
 
-const vkg_device_info *vkg_device_get_info(const vkg_device *dev) { return &dev->info; }
+const vkg_device_info *vkg_vk_device_get_info(const vkg_device *dev) { return &dev->info; }
 
-void vkg_device_native(vkg_device *dev, vkg_native *out)
+void vkg_vk_device_native(vkg_device *dev, vkg_native *out)
 {
-	out->device = &dev->device;
-	out->context = &dev->physical;
-	out->queue = &dev->vq[0];
-}
-
-void vkg_vk_device_handles(vkg_device *dev, vkg_vk_handles *out)
-{
+	memset(out, 0, sizeof *out);
 	out->physical = &dev->physical;
 	out->device = &dev->device;
-	out->queue = &dev->vq[0];
+	out->queue = &dev->vq[0]; /* VkFFT uploads its tables through it (queue_submit) */
 	out->pipeline_cache = dev->pipeline_cache ? &dev->pipeline_cache : NULL;
-	out->family = dev->family;
 }
 
-int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
+int vkg_vk_ctx_enter(vkg_device *dev, vkg_status *st)
 {
 	(void)dev;
 	(void)st;
 	return VKG_OK;
 }
 
-void vkg_ctx_leave(vkg_device *dev) { (void)dev; }
+void vkg_vk_ctx_leave(vkg_device *dev) { (void)dev; }
 
 /* ---- memory ---- */
 
@@ -610,7 +601,7 @@ static size_t mem_bucket(VkBuffer b)
 	return (size_t)(h >> 40) % VKG_VK_MEM_BUCKETS;
 }
 
-int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
+int vkg_vk_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 {
 	VkBuffer buf;
 	VkDeviceMemory mem;
@@ -648,7 +639,7 @@ int vkg_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 }
 
 
-void vkg_mem_free(vkg_device *dev, vkg_mem m)
+void vkg_vk_mem_free(vkg_device *dev, vkg_mem m)
 {
 	VkBuffer buf = (VkBuffer)(uintptr_t)m;
 	mem_node **pp, *n = NULL;
@@ -729,7 +720,7 @@ int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer 
 	return found;
 }
 
-int vkg_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
+int vkg_vk_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
 {
 	VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
@@ -824,7 +815,7 @@ void vkg_vk_pin_remove(vkg_device *dev, uint64_t handle)
 
 /* Pinned memory is a host-visible VkBuffer, mapped once; copies to and from it are
  * recorded against the buffer, so no intermediate copy is made. */
-int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
+int vkg_vk_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
 {
 	pinned_range r;
 	int rc;
@@ -846,7 +837,7 @@ int vkg_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle
 	return VKG_OK;
 }
 
-void vkg_host_free(vkg_device *dev, void *ptr, uint64_t handle)
+void vkg_vk_host_free(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	(void)ptr;
 	vkg_vk_pin_remove(dev, handle);

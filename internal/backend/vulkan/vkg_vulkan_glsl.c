@@ -1,5 +1,3 @@
-//go:build vulkan && !opencl && !cuda
-
 /* vkg_vulkan_glsl.c — GLSL compute shaders to SPIR-V with the glslang linked into the
  * binary, for the shaders of our own (the normalisation, the companion kernels); VkFFT
  * drives glslang itself for its kernels. */

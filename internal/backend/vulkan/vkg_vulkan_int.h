@@ -9,7 +9,6 @@
 #include <vulkan/vulkan.h>
 
 #include "vkg_vulkan.h"
-#include "vkg_xfer.h"
 
 #define VKG_VK_MAX_QUEUES 8
 #define VKG_VK_RING 8            /* command buffers per queue, taking turns */
@@ -102,7 +101,7 @@ struct vkg_device {
 /* A buffer with its own memory: device-local, or host-visible (host) and mapped (*map). */
 int vkg_vk_buffer_create(vkg_device *dev, uint64_t bytes, int host, VkBuffer *buf, VkDeviceMemory *mem,
 			 void **map, vkg_status *st);
-/* The size of a buffer vkg_mem_alloc made; 0 for any other (a caller's VkBuffer). */
+/* The size of a buffer vkg_vk_mem_alloc made; 0 for any other (a caller's VkBuffer). */
 uint64_t vkg_vk_buffer_bytes(vkg_device *dev, VkBuffer buf);
 /* The pinned (host-visible) buffer holding [p, p+bytes), if any, and the offset in it. */
 int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer *buf, uint64_t *off);

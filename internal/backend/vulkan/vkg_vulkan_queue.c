@@ -1,5 +1,3 @@
-//go:build vulkan && !opencl && !cuda
-
 /* vkg_vulkan_queue.c — the vulkan backend's queues (vkg_vulkan.h): each a command pool, a
  * ring of command buffers that record batches in turn, and a timeline semaphore whose
  * value counts the batches submitted; and on them the copies (through pinned buffers or
@@ -348,7 +346,7 @@ int vkg_vk_queue_kick(vkg_device *dev, uint64_t queue, vkg_status *st)
 	return rc;
 }
 
-void vkg_vk_use_set(vkg_device *dev, vkg_vk_use *use, uint64_t queue, uint64_t ticket)
+void vkg_vk_use_set(vkg_device *dev, vkg_use *use, uint64_t queue, uint64_t ticket)
 {
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
 	if (use->queue != q) {
@@ -359,7 +357,7 @@ void vkg_vk_use_set(vkg_device *dev, vkg_vk_use *use, uint64_t queue, uint64_t t
 	use->ticket = ticket;
 }
 
-int vkg_vk_use_wait(vkg_device *dev, vkg_vk_use *use, vkg_status *st)
+int vkg_vk_use_wait(vkg_device *dev, vkg_use *use, vkg_status *st)
 {
 	vkg_vk_queue *q = use->queue;
 	int rc = VKG_OK;
@@ -375,14 +373,14 @@ int vkg_vk_use_wait(vkg_device *dev, vkg_vk_use *use, vkg_status *st)
 	return rc;
 }
 
-void vkg_vk_use_clear(vkg_vk_use *use)
+void vkg_vk_use_clear(vkg_use *use)
 {
 	vkg_vk_queue_release(use->queue);
 	use->queue = NULL;
 	use->ticket = 0;
 }
 
-int vkg_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
+int vkg_vk_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st)
 {
 	vkg_vk_queue *q;
 	int vq, rc;
@@ -421,14 +419,14 @@ void vkg_vk_queue_close(vkg_vk_queue *q)
 	vkg_vk_queue_release(q);
 }
 
-void vkg_queue_destroy(vkg_device *dev, uint64_t queue)
+void vkg_vk_queue_destroy(vkg_device *dev, uint64_t queue)
 {
 	(void)dev;
 	if (queue)
 		vkg_vk_queue_close((vkg_vk_queue *)(uintptr_t)queue);
 }
 
-int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
+int vkg_vk_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
 {
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
 	uint64_t target;
@@ -442,7 +440,7 @@ int vkg_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st)
 	return rc;
 }
 
-int vkg_device_sync(vkg_device *dev, vkg_status *st) { return vkg_queue_sync(dev, 0, st); }
+int vkg_vk_device_sync(vkg_device *dev, vkg_status *st) { return vkg_vk_queue_sync(dev, 0, st); }
 
 /* Submits and waits for the work of every queue of the device. */
 void vkg_vk_sync_all(vkg_device *dev)
@@ -456,7 +454,7 @@ void vkg_vk_sync_all(vkg_device *dev)
 	qs = calloc(n ? n : 1, sizeof *qs);
 	if (!qs) { /* out of host memory: at least the device's own queue */
 		pthread_mutex_unlock(&dev->mu);
-		vkg_queue_sync(dev, 0, &st);
+		vkg_vk_queue_sync(dev, 0, &st);
 		return;
 	}
 	for (q = dev->live, n = 0; q; q = q->next_live) {
@@ -530,7 +528,7 @@ static void cmd_copy(VkCommandBuffer cb, VkBuffer src, uint64_t src_off, VkBuffe
 
 /* ---- copies ---- */
 
-int vkg_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
+int vkg_vk_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src,
 			uint64_t bytes, vkg_status *st)
 {
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
@@ -567,9 +565,9 @@ int vkg_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t o
 	return rc;
 }
 
-int vkg_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes, vkg_status *st)
+int vkg_vk_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes, vkg_status *st)
 {
-	return vkg_mem_write_async(dev, 0, dst, off, src, bytes, st);
+	return vkg_vk_mem_write_async(dev, 0, dst, off, src, bytes, st);
 }
 
 /* A download into ordinary memory: through the arena, a piece at a time, waiting for each. */
@@ -602,13 +600,13 @@ static int read_through_arena(vkg_device *dev, vkg_vk_queue *q, void *dst, vkg_m
 	return rc;
 }
 
-int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st)
+int vkg_vk_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st)
 {
 	vkg_vk_queue *q = dev->own;
 	VkBuffer pin;
 	uint64_t pin_off;
 	if (bytes == 0)
-		return vkg_device_sync(dev, st);
+		return vkg_vk_device_sync(dev, st);
 	if (vkg_vk_find_pinned(dev, dst, bytes, &pin, &pin_off)) {
 		VkCommandBuffer cb;
 		int rc = vkg_vk_op_begin(q, &cb, st);
@@ -617,14 +615,14 @@ int vkg_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t
 		cmd_copy(cb, (VkBuffer)(uintptr_t)src, off, pin, pin_off, bytes);
 		q->nops++;
 		pthread_mutex_unlock(&q->mu);
-		return vkg_queue_sync(dev, 0, st);
+		return vkg_vk_queue_sync(dev, 0, st);
 	}
 	return read_through_arena(dev, q, dst, src, off, bytes, st);
 }
 
 /* Into pinned memory the copy is only queued; into ordinary memory it cannot be (the data
  * must pass through the arena), so it completes before returning. */
-int vkg_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
+int vkg_vk_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off, uint64_t bytes,
 		       vkg_status *st)
 {
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
@@ -643,7 +641,7 @@ int vkg_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, 
 	return read_through_arena(dev, q, dst, src, off, bytes, st);
 }
 
-int vkg_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
+int vkg_vk_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
 {
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
 	VkCommandBuffer cb;
@@ -665,7 +663,7 @@ typedef struct vk_event {
 	uint64_t value;
 } vk_event;
 
-int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
+int vkg_vk_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
 {
 	vk_event *e = calloc(1, sizeof *e);
 	(void)dev;
@@ -673,7 +671,7 @@ int vkg_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st)
 	return e ? VKG_OK : vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
 }
 
-void vkg_event_destroy(vkg_device *dev, uint64_t ev)
+void vkg_vk_event_destroy(vkg_device *dev, uint64_t ev)
 {
 	vk_event *e = (vk_event *)(uintptr_t)ev;
 	(void)dev;
@@ -685,7 +683,7 @@ void vkg_event_destroy(vkg_device *dev, uint64_t ev)
 
 /* Submits what the queue holds (a marker must not wait for a batch nobody submits) and
  * remembers the value that batch signals. */
-int vkg_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+int vkg_vk_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
 {
 	vk_event *e = (vk_event *)(uintptr_t)ev;
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
@@ -706,7 +704,7 @@ int vkg_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *s
 	return VKG_OK;
 }
 
-int vkg_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
+int vkg_vk_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st)
 {
 	vk_event *e = (vk_event *)(uintptr_t)ev;
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
@@ -737,7 +735,7 @@ int vkg_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_statu
 	return rc;
 }
 
-int vkg_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st)
+int vkg_vk_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st)
 {
 	vk_event *e = (vk_event *)(uintptr_t)ev;
 	if (!e->q || e->value == 0)

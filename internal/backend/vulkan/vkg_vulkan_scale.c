@@ -1,5 +1,3 @@
-//go:build vulkan && !opencl && !cuda
-
 /* vkg_vulkan_scale.c — the ortho and forward normalisations on Vulkan, which VkFFT does
  * not apply itself: a compute shader compiled by glslang on first use, bound by push
  * descriptors so that it records into any command buffer (a plan's recorded transform,
@@ -139,7 +137,7 @@ int vkg_vk_cmd_scale(vkg_device *dev, VkCommandBuffer cb, VkBuffer mem, uint64_t
 	return VKG_OK;
 }
 
-int vkg_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
+int vkg_vk_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision,
 		     double factor, vkg_status *st)
 {
 	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
