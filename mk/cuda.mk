@@ -13,7 +13,7 @@ VKFFTGO_CACHE ?= $(HOME)/.cache/vkfftgo
 CUDA_SDK ?= $(VKFFTGO_CACHE)/cuda-12.4
 CUDA_HOME ?= /usr/local/cuda
 GPU_BUNDLE ?= .gpu
-# libcuda and libnvrtc are opened at run time (vkfft/vkg_cuda_load.c): never linked
+# libcuda and libnvrtc are opened at run time (internal/backend/cuda/vkg_cuda_load.c): never linked
 CUDA_LIBS := -Wl,-Bstatic -lcudart_static -Wl,-Bdynamic -lm -lpthread -ldl -lrt
 NVRTC_DEBS ?=
 
@@ -28,7 +28,9 @@ CUDA_CFLAGS ?= $(SDK_CFLAGS)
 CUDA_LDFLAGS ?= $(SDK_LDFLAGS)
 CUDA_DEPS ?= cuda-sdk
 endif
-CUDA_PKGS := ./vkfft/ ./cuinterop/ ./tests/gpu/bench/
+CUDA_PKGS := ./vkfft/ ./internal/... ./cuinterop/ ./tests/gpu/bench/
+# the cuda backend's loader and the engine's contract, for the C baselines built beside the binding
+CUDA_INCLUDES := -Iinternal/engine -Iinternal/backend/cuda
 
 .PHONY: cuda-sdk cuda-build-check gpu-bundle test-cuda
 
@@ -43,8 +45,8 @@ define cuda_build
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) test -c -tags cuda -ldflags='-s -w' -o $(1)/cuinterop.test ./cuinterop/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/bench ./tests/gpu/bench/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/vkfft ./cmd/vkfft/
-	$(CC) -O2 -c $(2) vkfft/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o
-	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include -Ivkfft -include tests/gpu/rawbench_dl.h tests/gpu/rawbench.c \
+	$(CC) -O2 -c $(2) $(CUDA_INCLUDES) internal/backend/cuda/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o
+	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include $(CUDA_INCLUDES) -include tests/gpu/rawbench_dl.h tests/gpu/rawbench.c \
 		$(1)/vkg_cuda_load.o -o $(1)/rawbench $(3) $(CUDA_LIBS) 2>$(1)/rawbench.warnings
 	rm -f $(1)/vkg_cuda_load.o && strip $(1)/rawbench
 endef
@@ -63,7 +65,8 @@ gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and
 	# the concurrency tests under the race detector (GPU step race)
 	CGO_CFLAGS="-O2 -g $(CUDA_CFLAGS)" CGO_LDFLAGS="$(CUDA_LDFLAGS)" $(GO) test -c -race -tags cuda -ldflags='-s -w' -o $(GPU_BUNDLE)/vkfft-race.test ./vkfft/
 	if [ -n "$(NVRTC_DEBS)" ]; then mkdir -p $(GPU_BUNDLE)/debs && cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/; fi
-	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c vkfft/vkg_kern_opencl.c $(wildcard vkfft/vkg_*vulkan*.c),$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	# the C the CUDA syntax step compiles: the engine's and the cuda backend's, by directory
+	cp internal/engine/*.[ch] internal/backend/cuda/*.[ch] tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
 	$(MAKE) --no-print-directory gpu-bundle-capi

@@ -62,10 +62,14 @@ func (p *plan) runPtrPair(inverse bool, dst, src, stream uintptr) error {
 // dst == src transforms in place; otherwise src is read and left unchanged, with no copy
 // (see ForwardBuffer). Sizes cannot be checked: the memory must hold Len elements.
 // Without the cuda backend it returns an error wrapping ErrUnsupported.
-func (p *Plan[T]) ForwardPtr(dst, src, stream uintptr) error { return p.p.runPtrPair(false, dst, src, stream) }
+func (p *Plan[T]) ForwardPtr(dst, src, stream uintptr) error {
+	return p.p.runPtrPair(false, dst, src, stream)
+}
 
 // InversePtr is the inverse of ForwardPtr, scaled as Config.Norm says.
-func (p *Plan[T]) InversePtr(dst, src, stream uintptr) error { return p.p.runPtrPair(true, dst, src, stream) }
+func (p *Plan[T]) InversePtr(dst, src, stream uintptr) error {
+	return p.p.runPtrPair(true, dst, src, stream)
+}
 
 // ForwardPtr enqueues the real-to-complex transform of CUDA device memory src (RealLen
 // real elements) into dst (ComplexLen complex elements) on stream (0: the device's own).
@@ -86,10 +90,14 @@ func (p *RealPlan[R, C]) InversePtr(dst, src, stream uintptr) error {
 // without waiting. dst == src transforms in place; otherwise src is copied into dst
 // first, or for strided plans read through VkFFT's formatted input. Sizes cannot be
 // checked. Without the cuda backend it returns an error wrapping ErrUnsupported.
-func (p *R2RPlan[T]) ForwardPtr(dst, src, stream uintptr) error { return p.p.runPtrPair(false, dst, src, stream) }
+func (p *R2RPlan[T]) ForwardPtr(dst, src, stream uintptr) error {
+	return p.p.runPtrPair(false, dst, src, stream)
+}
 
 // InversePtr is the inverse of ForwardPtr.
-func (p *R2RPlan[T]) InversePtr(dst, src, stream uintptr) error { return p.p.runPtrPair(true, dst, src, stream) }
+func (p *R2RPlan[T]) InversePtr(dst, src, stream uintptr) error {
+	return p.p.runPtrPair(true, dst, src, stream)
+}
 
 // Ptr returns the buffer's CUdeviceptr (valid until Close), for use with other CUDA code
 // and the *Ptr plan methods; 0 once closed, and 0 without the cuda backend (use Native).
