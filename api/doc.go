@@ -5,6 +5,6 @@
 //   - vkfftgo.sym: every symbol libvkfftgo.so exports (tests/capi/run.sh compares nm -D).
 //
 // A change to the public API makes the test fail until the list is regenerated with
-// `make api`, so additions are deliberate and removals are visible in review. doc/API.md
-// says what v1 promises and which names are deprecated.
+// `make api`, so additions are deliberate and removals are visible in review.
+// docs/api-stability.md says what v1 promises and which names are deprecated.
 package api

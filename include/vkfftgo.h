@@ -116,8 +116,8 @@ int vkfftgo_vkfft_version(void);
  * lacks functions or descriptor fields the program may use; another major version may
  * have changed them). Call it once at start-up, as VKFFTGO_CHECK_VERSION(). The version
  * macros VKFFTGO_VERSION_MAJOR, _MINOR, _PATCH and VKFFTGO_VERSION come from
- * vkfftgo_config.h, generated with the library; see doc/API.md for what a version
- * promises. */
+ * vkfftgo_config.h, generated with the library; see docs/api-stability.md for what a
+ * version promises. */
 vkfftgo_status vkfftgo_check_version(int major, int minor, int patch);
 #define VKFFTGO_CHECK_VERSION() \
 	vkfftgo_check_version(VKFFTGO_VERSION_MAJOR, VKFFTGO_VERSION_MINOR, VKFFTGO_VERSION_PATCH)
@@ -519,7 +519,7 @@ enum {
 	VKFFTGO_REAL_INT8 = 5,
 	VKFFTGO_REAL_INT16 = 6
 };
-/* how conversion and accumulation join the FFT (README: "Spectrometer") */
+/* how conversion and accumulation join the FFT (docs/convolution-spectrometer.md) */
 enum { VKFFTGO_FUSION_AUTO = 0, VKFFTGO_FUSION_COMPANION = 1, VKFFTGO_FUSION_LOAD = 2, VKFFTGO_FUSION_POWER = 3,
        VKFFTGO_FUSION_ATOMIC = 4 };
 typedef struct vkfftgo_spectrometer_desc {

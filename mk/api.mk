@@ -1,4 +1,4 @@
-# The public API's checked-in lists (api/, doc/API.md). Included by the Makefile.
+# The public API's checked-in lists (api/, docs/api-stability.md). Included by the Makefile.
 #   make api        regenerate api/v1.txt (package vkfft's exported Go API, default build)
 #                   and api/vkfftgo.sym (libvkfftgo.so's C symbols, opencl, cuda and vulkan builds)
 #   make test-api   compare both with the code (also part of make test: the Go test runs

@@ -23,5 +23,5 @@
 //
 // Stability: the exported API is listed in api/v1.txt and checked by a test; from v1 it
 // only grows within a major version, and names are removed only after a release in which
-// they are marked Deprecated (doc/API.md lists them).
+// they are marked Deprecated (docs/api-stability.md lists them).
 package vkfft

@@ -15,9 +15,10 @@ import (
 type Fusion int
 
 const (
-	// FusionAuto picks the fastest path measured (FusionAtomic, see README), falling
-	// back to FusionCompanion where VkFFT's kernels cannot be rewritten (always on
-	// Vulkan, whose GLSL kernels the rewriter does not know).
+	// FusionAuto picks the fastest path measured (FusionAtomic, see
+	// docs/convolution-spectrometer.md), falling back to FusionCompanion where VkFFT's
+	// kernels cannot be rewritten (always on Vulkan, whose GLSL kernels the rewriter
+	// does not know).
 	FusionAuto Fusion = iota
 	// FusionCompanion runs separate kernels on the plan's queue: samples to complex
 	// floats, VkFFT's FFT, then |X|² summed into the bins. Works for every format.
