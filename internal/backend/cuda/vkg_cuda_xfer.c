@@ -16,7 +16,7 @@ static int xfer_fail(vkg_status *st, CUresult r, const char *what)
 
 static CUstream stream_for(vkg_device *dev, uint64_t queue)
 {
-	return (CUstream)(uintptr_t)(queue ? queue : vkg_cuda_device_stream(dev));
+	return (CUstream)(uintptr_t)(queue ? queue : vkg_cu_device_handle(dev, VKG_HANDLE_QUEUE));
 }
 
 int vkg_cu_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
