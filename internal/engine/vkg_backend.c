@@ -21,26 +21,14 @@ int vkg_backend_register(const vkg_backend *be, char *err, size_t errlen)
 		return VKG_ERR_INVALID;
 	}
 	/* every entry the engine calls unconditionally */
-	const void *required[] = {
-		(const void *)be->device_count,  (const void *)be->device_query,   (const void *)be->device_open,
-		(const void *)be->device_close,  (const void *)be->device_info,    (const void *)be->device_native,
-		(const void *)be->device_handle, (const void *)be->device_mem_info, (const void *)be->ctx_enter,
-		(const void *)be->ctx_leave,     (const void *)be->mem_alloc,      (const void *)be->mem_free,
-		(const void *)be->mem_write,     (const void *)be->mem_read,       (const void *)be->mem_copy_on,
-		(const void *)be->mem_scale_on,  (const void *)be->device_sync,    (const void *)be->queue_sync,
-		(const void *)be->host_alloc,    (const void *)be->host_free,      (const void *)be->host_register,
-		(const void *)be->host_unregister, (const void *)be->queue_create, (const void *)be->queue_destroy,
-		(const void *)be->mem_write_async, (const void *)be->mem_read_async, (const void *)be->event_create,
-		(const void *)be->event_destroy, (const void *)be->event_record,   (const void *)be->queue_wait_event,
-		(const void *)be->event_sync,    (const void *)be->module_build,   (const void *)be->module_destroy,
-		(const void *)be->module_kernel, (const void *)be->kernel_launch,
-	};
-	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
-		if (!required[i]) {
-			snprintf(err, errlen, "backend %s leaves required entry %zu of its table empty", be->name, i);
-			return VKG_ERR_INVALID;
-		}
+#define VKG_REQUIRE(entry)                                                                          \
+	if (!be->entry) {                                                                          \
+		snprintf(err, errlen, "backend %s leaves the required entry %s of its table empty", be->name, \
+			 #entry);                                                                  \
+		return VKG_ERR_INVALID;                                                            \
 	}
+	VKG_BACKEND_REQUIRED(VKG_REQUIRE)
+#undef VKG_REQUIRE
 	vkg_be = be;
 	return VKG_OK;
 }

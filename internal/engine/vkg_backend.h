@@ -280,4 +280,23 @@ typedef struct vkg_backend {
 			 vkg_status *st);
 } vkg_backend;
 
+/* The entries every backend fills: engine.Register refuses a table without one. */
+#define VKG_BACKEND_REQUIRED(X)                                                                    \
+	X(device_count) X(device_query) X(device_open) X(device_close) X(device_info) X(device_native) \
+	X(device_handle) X(device_mem_info) X(ctx_enter) X(ctx_leave) X(mem_alloc) X(mem_free)        \
+	X(mem_write) X(mem_read) X(mem_copy_on) X(mem_scale_on) X(device_sync) X(queue_sync)          \
+	X(host_alloc) X(host_free) X(host_register) X(host_unregister) X(queue_create)                \
+	X(queue_destroy) X(mem_write_async) X(mem_read_async) X(event_create) X(event_destroy)        \
+	X(event_record) X(queue_wait_event) X(event_sync) X(module_build) X(module_destroy)           \
+	X(module_kernel) X(kernel_launch)
+
+/* A backend names its implementation of entry prefix_entry: VKG_BACKEND_DECLARE declares
+ * it with the entry's own type (so the table and the functions cannot drift apart) and
+ * VKG_BACKEND_SET fills the entry with it, e.g.
+ *     #define VKG_OCL_DECLARE(entry) VKG_BACKEND_DECLARE(vkg_ocl, entry)
+ *     VKG_BACKEND_REQUIRED(VKG_OCL_DECLARE)
+ * in the backend's header, and VKG_BACKEND_REQUIRED(VKG_OCL_SET) inside its table. */
+#define VKG_BACKEND_DECLARE(prefix, entry) __typeof__(*((vkg_backend *)0)->entry) prefix##_##entry;
+#define VKG_BACKEND_SET(prefix, entry) .entry = prefix##_##entry,
+
 #endif

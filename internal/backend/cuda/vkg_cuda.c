@@ -263,7 +263,7 @@ void vkg_cu_device_close(vkg_device *dev)
 	free(dev);
 }
 
-const vkg_device_info *vkg_cu_device_get_info(const vkg_device *dev) { return &dev->info; }
+const vkg_device_info *vkg_cu_device_info(const vkg_device *dev) { return &dev->info; }
 
 void vkg_cu_device_native(vkg_device *dev, vkg_native *out)
 {

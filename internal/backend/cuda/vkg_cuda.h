@@ -30,42 +30,12 @@ const char *vkg_cuda_nvrtc_path(void);
  * stream nor the context. */
 int vkg_cu_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **out, vkg_status *st);
 
-int vkg_cu_device_count(vkg_status *st);
-int vkg_cu_device_query(int ordinal, vkg_device_info *info, vkg_status *st);
-int vkg_cu_device_open(int ordinal, vkg_device **out, vkg_status *st);
-void vkg_cu_device_close(vkg_device *dev);
-const vkg_device_info *vkg_cu_device_get_info(const vkg_device *dev);
-void vkg_cu_device_native(vkg_device *dev, vkg_native *out);
-uint64_t vkg_cu_device_handle(const vkg_device *dev, int which);
-int vkg_cu_ctx_enter(vkg_device *dev, vkg_status *st);
-void vkg_cu_ctx_leave(vkg_device *dev);
-int vkg_cu_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st);
-void vkg_cu_mem_free(vkg_device *dev, vkg_mem mem);
-int vkg_cu_mem_write(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes, vkg_status *st);
-int vkg_cu_mem_read(vkg_device *dev, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st);
-int vkg_cu_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st);
-int vkg_cu_device_sync(vkg_device *dev, vkg_status *st);
-int vkg_cu_queue_sync(vkg_device *dev, uint64_t queue, vkg_status *st);
-int vkg_cu_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st);
-int vkg_cu_mem_scale_on(vkg_device *dev, uint64_t queue, vkg_mem mem, uint64_t n, int double_precision, double factor, vkg_status *st);
+/* the table's required entries, each vkg_cu_<entry> with the entry's type */
+#define VKG_CU_DECLARE(entry) VKG_BACKEND_DECLARE(vkg_cu, entry)
+#define VKG_CU_SET(entry) VKG_BACKEND_SET(vkg_cu, entry)
+VKG_BACKEND_REQUIRED(VKG_CU_DECLARE)
+
 void vkg_cu_runtime_libraries(const char **driver, const char **nvrtc, int *nvrtc_major, int *nvrtc_minor);
 const char *vkg_cu_compiler_ident(void);
-int vkg_cu_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st);
-void vkg_cu_host_free(vkg_device *dev, void *ptr, uint64_t handle);
-int vkg_cu_host_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *handle, vkg_status *st);
-void vkg_cu_host_unregister(vkg_device *dev, void *ptr, uint64_t handle);
-int vkg_cu_queue_create(vkg_device *dev, uint64_t *queue, vkg_status *st);
-void vkg_cu_queue_destroy(vkg_device *dev, uint64_t queue);
-int vkg_cu_mem_write_async(vkg_device *dev, uint64_t queue, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes, vkg_status *st);
-int vkg_cu_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem src, uint64_t off, uint64_t bytes, vkg_status *st);
-int vkg_cu_event_create(vkg_device *dev, uint64_t *ev, vkg_status *st);
-void vkg_cu_event_destroy(vkg_device *dev, uint64_t ev);
-int vkg_cu_event_record(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st);
-int vkg_cu_queue_wait_event(vkg_device *dev, uint64_t queue, uint64_t ev, vkg_status *st);
-int vkg_cu_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st);
-int vkg_cu_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes, vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st);
-void vkg_cu_module_destroy(vkg_module *m);
-int vkg_cu_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st);
-int vkg_cu_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local, int nargs, const vkg_arg *args, vkg_status *st);
 
 #endif

@@ -36,7 +36,7 @@ static int cu_err(vkg_status *st, CUresult r, const char *what)
 /* compile runs NVRTC on source for the device's architecture; *cubin is malloc'd. */
 static int compile(vkg_device *dev, const char *source, char **cubin, size_t *size, vkg_status *st)
 {
-	const vkg_device_info *info = vkg_cu_device_get_info(dev);
+	const vkg_device_info *info = vkg_cu_device_info(dev);
 	nvrtcProgram prog;
 	nvrtcResult r;
 	char arch[64];

@@ -312,7 +312,7 @@ void vkg_ocl_device_close(vkg_device *dev)
 	free(dev);
 }
 
-const vkg_device_info *vkg_ocl_device_get_info(const vkg_device *dev) { return &dev->info; }
+const vkg_device_info *vkg_ocl_device_info(const vkg_device *dev) { return &dev->info; }
 
 void vkg_ocl_device_native(vkg_device *dev, vkg_native *out)
 {

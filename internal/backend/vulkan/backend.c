@@ -5,7 +5,7 @@
 
 #include "vkg_vulkan.h"
 
-static uint64_t device_handle(const vkg_device *dev, int which)
+uint64_t vkg_vk_device_handle(const vkg_device *dev, int which)
 {
 	switch (which) {
 	case VKG_HANDLE_QUEUE:
@@ -86,43 +86,9 @@ static const vkg_backend table = {
 	.version = VKG_BACKEND_VERSION,
 	.id = 0,
 	.name = "vulkan",
-	.device_count = vkg_vk_device_count,
-	.device_query = vkg_vk_device_query,
-	.device_open = vkg_vk_device_open,
-	.device_close = vkg_vk_device_close,
-	.device_info = vkg_vk_device_get_info,
-	.device_native = vkg_vk_device_native,
-	.device_handle = device_handle,
-	.device_mem_info = vkg_vk_device_mem_info,
-	.ctx_enter = vkg_vk_ctx_enter,
-	.ctx_leave = vkg_vk_ctx_leave,
+	VKG_BACKEND_REQUIRED(VKG_VK_SET)
 	.stat = stat,
-	.mem_alloc = vkg_vk_mem_alloc,
-	.mem_free = vkg_vk_mem_free,
-	.mem_write = vkg_vk_mem_write,
-	.mem_read = vkg_vk_mem_read,
-	.mem_copy_on = vkg_vk_mem_copy_on,
-	.mem_scale_on = vkg_vk_mem_scale_on,
-	.device_sync = vkg_vk_device_sync,
-	.queue_sync = vkg_vk_queue_sync,
-	.host_alloc = vkg_vk_host_alloc,
-	.host_free = vkg_vk_host_free,
-	.host_register = vkg_vk_host_register,
-	.host_unregister = vkg_vk_host_unregister,
-	.queue_create = vkg_vk_queue_create,
-	.queue_destroy = vkg_vk_queue_destroy,
 	.queue_native = vkg_vk_queue_native,
-	.mem_write_async = vkg_vk_mem_write_async,
-	.mem_read_async = vkg_vk_mem_read_async,
-	.event_create = vkg_vk_event_create,
-	.event_destroy = vkg_vk_event_destroy,
-	.event_record = vkg_vk_event_record,
-	.queue_wait_event = vkg_vk_queue_wait_event,
-	.event_sync = vkg_vk_event_sync,
-	.module_build = vkg_vk_module_build,
-	.module_destroy = vkg_vk_module_destroy,
-	.module_kernel = vkg_vk_module_kernel,
-	.kernel_launch = vkg_vk_kernel_launch,
 	.compiler_ident = compiler_ident,
 	.record_begin = record_begin,
 	.record_end = vkg_vk_record_end,
