@@ -54,6 +54,8 @@ func statusError(st status) error {
 		base = ErrVkFFT
 	case C.VKG_ERR_VERSION:
 		base = ErrVersion
+	case C.VKG_ERR_FORKED:
+		base = ErrForked
 	default:
 		base = ErrBackend
 	}
@@ -121,6 +123,8 @@ func deviceQuery(i int) (DeviceInfo, error) {
 type deviceHandle = *C.vkg_device
 
 func deviceOpen(i int) (deviceHandle, DeviceInfo, error) {
+	// a load-time constructor registers the fork handler; this covers a link that ran none
+	C.vkg_fork_watch()
 	var h *C.vkg_device
 	var info DeviceInfo
 	err := withStatus(func(st status) C.int {

@@ -87,6 +87,7 @@ int vkg_device_count(vkg_status *st)
 {
 	int n = 0;
 	CUresult r;
+	VKG_FORK_GUARD(st);
 	pthread_once(&init_once, do_init);
 	if (!load_failed && init_result == CUDA_ERROR_NO_DEVICE)
 		return 0;
@@ -143,6 +144,7 @@ static int get_device(int ordinal, CUdevice *d, vkg_status *st)
 int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 {
 	CUdevice d;
+	VKG_FORK_GUARD(st);
 	int rc = get_device(ordinal, &d, st);
 	return rc ? rc : fill_info(d, info, st);
 }
@@ -172,6 +174,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	vkg_device *dev;
 	CUresult r;
 	int rc;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	dev = calloc(1, sizeof *dev);
@@ -212,6 +215,7 @@ int vkg_cuda_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **
 	CUcontext prev;
 	CUresult r;
 	int rc, n, i;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	if (!ctx)
@@ -256,6 +260,7 @@ int vkg_cuda_device_open_ctx_stream(uint64_t ctx, uint64_t stream, vkg_device **
 void vkg_device_close(vkg_device *dev)
 {
 	CUcontext prev;
+	VKG_FORK_GUARD_VOID();
 	if (!dev)
 		return;
 	if (cuCtxPushCurrent(dev->ctx) == CUDA_SUCCESS) {
@@ -287,6 +292,7 @@ int vkg_cuda_device_ordinal(const vkg_device *dev) { return dev->ordinal; }
 
 int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
 	CUresult r = cuCtxPushCurrent(dev->ctx);
 	return r == CUDA_SUCCESS ? VKG_OK : cu_fail(st, r, "cuCtxPushCurrent");
 }

@@ -88,6 +88,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 	size_t size = 0;
 	CUresult r;
 	int rc;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	if (bin_out) {
@@ -133,6 +134,7 @@ void vkg_module_destroy(vkg_module *m)
 {
 	vkg_status st;
 	int entered;
+	VKG_FORK_GUARD_VOID();
 	if (!m)
 		return;
 	entered = vkg_ctx_enter(m->dev, &st) == VKG_OK;

@@ -53,6 +53,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 	cl_context ctx;
 	cl_int err, bst;
 	vkg_module *m;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	if (bin_out) {
@@ -104,6 +105,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 void vkg_module_destroy(vkg_module *m)
 {
 	int i;
+	VKG_FORK_GUARD_VOID();
 	if (!m)
 		return;
 	for (i = 0; i < m->nkernels; i++)

@@ -296,6 +296,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 	blob b = {0};
 	vkg_module *m;
 	int rc;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	if (bin_out) {
@@ -340,6 +341,7 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 void vkg_module_destroy(vkg_module *m)
 {
 	int i;
+	VKG_FORK_GUARD_VOID();
 	if (!m)
 		return;
 	/* launches still queued or running use the pipelines */

@@ -121,6 +121,7 @@ int vkg_device_count(vkg_status *st)
 	cl_platform_id p;
 	cl_device_id d;
 	int n = 0;
+	VKG_FORK_GUARD(st);
 	int rc = find_device(-1, &p, &d, &n, st);
 	return rc ? -rc : n;
 }
@@ -167,6 +168,7 @@ int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 {
 	cl_platform_id p;
 	cl_device_id d;
+	VKG_FORK_GUARD(st);
 	int rc = find_device(ordinal, &p, &d, NULL, st);
 	if (rc)
 		return rc;
@@ -180,6 +182,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	vkg_device *dev;
 	cl_context_properties props[3];
 	int rc;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	dev = calloc(1, sizeof *dev);
@@ -214,6 +217,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 int vkg_opencl_device_open_ctx(uint64_t context, uint64_t device, uint64_t queue, vkg_device **out, int *ordinal,
 			       vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
 	cl_context ctx = (cl_context)(uintptr_t)context;
 	cl_device_id devs[64], d = (cl_device_id)(uintptr_t)device;
 	cl_uint nd = 0, i;
@@ -298,6 +302,7 @@ int vkg_opencl_device_open_ctx(uint64_t context, uint64_t device, uint64_t queue
 
 void vkg_device_close(vkg_device *dev)
 {
+	VKG_FORK_GUARD_VOID();
 	if (!dev)
 		return;
 	clFinish(dev->queue);
@@ -324,6 +329,7 @@ void vkg_device_native(vkg_device *dev, vkg_native *out)
 
 int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
 	(void)dev;
 	(void)st;
 	return VKG_OK;

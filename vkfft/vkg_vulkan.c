@@ -240,6 +240,7 @@ int vkg_device_count(vkg_status *st)
 {
 	VkPhysicalDevice pd;
 	int n = 0;
+	VKG_FORK_GUARD(st);
 	int rc = find_device(-1, &pd, &n, st);
 	return rc ? -rc : n;
 }
@@ -327,6 +328,7 @@ static void fill_info(VkPhysicalDevice pd, vkg_device_info *info, uint64_t *stor
 int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 {
 	VkPhysicalDevice pd;
+	VKG_FORK_GUARD(st);
 	int rc = find_device(ordinal, &pd, NULL, st);
 	if (rc)
 		return rc;
@@ -368,6 +370,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	uint32_t next = 0, i;
 	VkResult r;
 	int rc;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	pthread_once(&glslang_once, init_glslang);
@@ -462,6 +465,7 @@ int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 void vkg_device_close(vkg_device *dev)
 {
 	size_t i;
+	VKG_FORK_GUARD_VOID();
 	if (!dev)
 		return;
 	if (dev->own)
@@ -518,6 +522,7 @@ void vkg_vk_device_handles(vkg_device *dev, vkg_vk_handles *out)
 
 int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
 	(void)dev;
 	(void)st;
 	return VKG_OK;
