@@ -113,6 +113,27 @@ sed 's/^/   /' "$tmp/preload.log"
 grep -q 'f32 c2c forward 8x8.* -> fftw.*< 4096 (VKFFTGO_FFTW_MIN_SIZE)' "$tmp/preload.log" || die "the small plan did not stay on FFTW"
 "$tmp/preload" compare "$tmp/fftw.out" "$tmp/gpu.out" || die "preloaded results differ from FFTW's"
 
+step "fork without exec (fork.c): the child runs the parent's GPU plans and new ones on FFTW (equal to the real FFTW's), also forked while another thread plans; the parent goes on"
+gcc -std=gnu11 "${CWARN[@]}" "$here/fork.c" $(pkg-config --libs vkfftgo-fftw3) -ldl -lm -pthread -o "$tmp/fork"
+VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 timeout -k 5 300 "$tmp/fork" >"$tmp/fork.out" 2>"$tmp/fork.log" ||
+  { cat "$tmp/fork.out" "$tmp/fork.log"; die "fork (timeout: a hung child)"; }
+sed 's/^/   /' "$tmp/fork.out"
+grep -q 'this process was forked (without exec) from one that had loaded libvkfftgo' "$tmp/fork.log" ||
+  die "the forked child did not say why its plans run on FFTW"
+grep -q 'c2r 64x48, out-of-place, planned for the GPU before the fork -> fftw (1 thread), run on a copy of its input' \
+  "$tmp/fork.log" || die "the child's FFTW_PRESERVE_INPUT c2r did not run on a copy of its input"
+grep -m1 'planned for the GPU before the fork' "$tmp/fork.log" | sed 's/^/   /'
+
+step "Python's multiprocessing, fork start method, over pyfftw with libvkfftgo_fftw3 preloaded (fork_pool.py)"
+t0=$(date +%s.%N)
+VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" \
+  timeout -k 5 300 /usr/bin/python3 "$here/fork_pool.py" >"$tmp/pool.out" 2>"$tmp/pool.log" ||
+  { cat "$tmp/pool.out" "$tmp/pool.log"; die "multiprocessing over pyfftw (timeout: a hung worker)"; }
+sed 's/^/   /' "$tmp/pool.out"
+[ "$(grep -c -- '-> gpu' "$tmp/pool.log")" = 2 ] || die "the parent's two pyfftw plans did not go to the GPU"
+grep -q 'planned for the GPU before the fork -> fftw' "$tmp/pool.log" || die "the workers did not run the GPU plans on FFTW"
+echo "   $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s in all, Python start-up and the parent's plans included"
+
 step "size threshold: measured once per machine (GPU round trip vs FFTW), cached, reused"
 rm -f "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt"
 export VKFFTGO_FFTW_MEASURE_MAX=128 # PoCL loses at every size; 256^3 would only cost CI time
