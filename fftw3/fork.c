@@ -3,7 +3,10 @@
  * that forked: libvkfftgo's device and plans, and its Go runtime, are the parent's and
  * cannot be used there (vkfftgo.h, INSIDE YOUR PROCESS), so the child computes every
  * plan with the real FFTW — new plans are planned there (planner.c), and GPU plans the
- * parent made run on an FFTW_ESTIMATE plan of the same problem, made on first use.
+ * parent made run on an FFTW_ESTIMATE plan of the same problem, made on first use. So
+ * do the parent's CPU plans with several threads: FFTW keeps worker threads once it ran
+ * with several, and waits for them, but they stayed in the parent (plain FFTW hangs
+ * there); the child plans with one thread. Split-array plans are left as they are.
  *
  * Whether this is such a child is libvkfftgo's to say (vkfftgo_forked, plain C). What is
  * ours are this library's locks: a thread that held one at fork time is gone, so the
@@ -37,17 +40,22 @@ int vfw_forked(void)
 	return vkfftgo_forked();
 }
 
+int vfw_fork_replans(const vfw_plan *p)
+{
+	return (p->engine == VFW_ENGINE_GPU || (p->nthreads > 1 && p->kind <= VFW_R2R)) && vfw_forked();
+}
+
 void vfw_fork_note(void)
 {
 	if (__atomic_load_n(&noted, __ATOMIC_RELAXED) || __atomic_exchange_n(&noted, 1, __ATOMIC_RELAXED))
 		return;
 	vfw_log("this process was forked (without exec) from one that had loaded libvkfftgo: the GPU is the "
 		"parent's and cannot be used here, so every plan, the parent's GPU plans too, runs on FFTW%s",
-		vfw_real_threads_used ? " with one thread (FFTW's worker threads stayed in the parent)" : "");
+		__atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? " with one thread (FFTW's worker threads stayed in the parent)" : "");
 }
 
 /* The input's extent in elements from its base pointer, [lo, hi]: the caller's layout,
- * for the copy of a c2r input. */
+ * for a copy of the input. */
 static void input_extent(const vfw_plan *p, ptrdiff_t *lo, ptrdiff_t *hi)
 {
 	*lo = *hi = 0;
@@ -70,11 +78,11 @@ static void *plan_real(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out,
 {
 	vfw_problem pb = { 0 };
 	unsigned keep = p->flags & ~(FFTW_PATIENT | FFTW_EXHAUSTIVE | FFTW_WISDOM_ONLY);
-	int nthreads = vfw_real_threads_used ? 1 : vfw_get_nthreads_locked(p->prec);
+	int nthreads = __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : vfw_get_nthreads_locked(p->prec);
 	pb.prec = p->prec, pb.kind = p->kind, pb.sign = p->sign;
 	pb.flags = keep | FFTW_ESTIMATE | FFTW_UNALIGNED;
 	pb.rank = p->rank, pb.dims = p->dims, pb.hrank = p->hrank, pb.hdims = p->hdims;
-	pb.in = in, pb.out = out;
+	pb.in = in, pb.out = out, pb.r2r_kinds = p->r2r_kinds;
 	*copy_in = 0;
 	void *rp = ops->available() ? ops->plan(&pb, nthreads) : NULL;
 	if (!rp && (keep & FFTW_PRESERVE_INPUT) && ops->available()) {
@@ -85,7 +93,8 @@ static void *plan_real(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out,
 		*copy_in = rp != NULL;
 	}
 	if (rp)
-		vfw_log("%s, planned for the GPU before the fork -> fftw (%d thread%s)%s", p->desc, nthreads,
+		vfw_log("%s, planned %s before the fork -> fftw (%d thread%s)%s", p->desc,
+			p->engine == VFW_ENGINE_GPU ? "for the GPU" : "with several threads", nthreads,
 			nthreads == 1 ? "" : "s", *copy_in ? ", run on a copy of its input (FFTW_PRESERVE_INPUT)" : "");
 	return rp;
 }
@@ -117,7 +126,8 @@ int vfw_fork_execute(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out)
 		ops->execute_new(rp, p->kind, in, out);
 		return 0;
 	}
-	const size_t es = 2 * (p->prec == VFW_SINGLE ? sizeof(float) : sizeof(double));
+	const size_t es = (p->kind == VFW_C2R || p->kind == VFW_C2C ? 2 : 1) *
+			  (p->prec == VFW_SINGLE ? sizeof(float) : sizeof(double));
 	ptrdiff_t lo, hi;
 	input_extent(p, &lo, &hi);
 	size_t bytes = (size_t)(hi - lo + 1) * es;

@@ -257,13 +257,18 @@ static int keep_problem(vfw_plan *p, const vfw_problem *pb)
 	int hr = pb->hrank == VFW_RNK_MINFTY ? 0 : pb->hrank;
 	p->rank = pb->rank;
 	p->hrank = pb->hrank;
-	p->dims = (vfw_dim *)malloc(sizeof(vfw_dim) * (size_t)(pb->rank + hr + 1));
+	/* one block: the dims, the howmany dims, and the r2r kinds after them */
+	p->dims = (vfw_dim *)malloc(sizeof(vfw_dim) * (size_t)(pb->rank + hr + 1) + sizeof(int) * (size_t)pb->rank);
 	if (!p->dims)
 		return 0;
 	memcpy(p->dims, pb->dims, sizeof(vfw_dim) * (size_t)pb->rank);
 	p->hdims = p->dims + pb->rank;
 	if (hr)
 		memcpy(p->hdims, pb->hdims, sizeof(vfw_dim) * (size_t)hr);
+	if (pb->kind == VFW_R2R && pb->r2r_kinds) {
+		p->r2r_kinds = (int *)(p->hdims + hr + 1);
+		memcpy(p->r2r_kinds, pb->r2r_kinds, sizeof(int) * (size_t)pb->rank);
+	}
 	return 1;
 }
 
@@ -285,7 +290,7 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 	stats_init();
 	const int forked = vfw_forked();
 	/* a forked child lacks the worker threads FFTW keeps once it ran with several */
-	int nthreads = forked && vfw_real_threads_used ? 1 : nthreads_of[pb->prec];
+	int nthreads = forked && __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : nthreads_of[pb->prec];
 	char why[512] = "", gpu_why[512] = "";
 	int64_t elements = 0;
 	int want_gpu = vfw_gpu_takes(pb, &elements, why, sizeof why);
@@ -351,6 +356,7 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 		p->real = ops->plan(pb, nthreads);
 		if (p->real) {
 			p->engine = VFW_ENGINE_CPU;
+			p->nthreads = nthreads;
 			vfw_log("%s %s -> fftw (%d thread%s): %s; planned in %.3f ms", pb->api, p->desc, nthreads,
 				nthreads == 1 ? "" : "s", why, (vfw_now() - tp) * 1e3);
 		} else {

@@ -52,7 +52,7 @@ typedef struct vfw_cpu_ops {
 	/* The real FFTW's plan for the problem (its guru64 planner), or NULL. */
 	void *(*plan)(const vfw_problem *pb, int nthreads);
 	void (*destroy)(void *real_plan);
-	/* The real plan's new-array execute for interleaved C2C, R2C, C2R. */
+	/* The real plan's new-array execute for interleaved C2C, R2C, C2R, and R2R. */
 	void (*execute_new)(void *real_plan, int kind, void *in, void *out);
 	/* Seconds per execute of an out-of-place complex forward transform of the given
 	 * row-major shape planned with FFTW_ESTIMATE (best of reps), or a negative value. */
@@ -72,16 +72,19 @@ enum { VFW_ENGINE_CPU = 1, VFW_ENGINE_GPU = 2 };
 typedef struct vfw_plan {
 	uint32_t magic;
 	int prec, kind, sign, engine;
+	int nthreads; /* VFW_ENGINE_CPU: the real plan's threads */
 	unsigned flags;
 	int rank, hrank;                    /* the problem, kept for the CPU fallback */
 	vfw_dim *dims, *hdims;
+	int *r2r_kinds;                     /* VFW_R2R: rank entries (in the dims' block) */
 	void *in, *out, *ri, *ii, *ro, *io; /* the planner's arrays, for fftw_execute */
 	void *real;                         /* VFW_ENGINE_CPU: the real FFTW plan */
 	struct vfw_gpu *gpu;                /* VFW_ENGINE_GPU */
-	/* VFW_ENGINE_GPU in a forked child (fork.c): the real FFTW plans that run it there,
-	 * out of place [0] and in place [1], made on first use; copy_in: the real plan may
-	 * overwrite its input where the caller asked FFTW_PRESERVE_INPUT (a multi-dimensional
-	 * c2r), so it runs on a copy */
+	/* In a forked child (fork.c), a GPU plan, or a CPU plan with several threads (FFTW's
+	 * worker threads stayed in the parent): the real FFTW plans that run it there, out of
+	 * place [0] and in place [1], made on first use; copy_in: the real plan may overwrite
+	 * its input where the caller asked FFTW_PRESERVE_INPUT (a multi-dimensional c2r), so
+	 * it runs on a copy */
 	void *fork_real[2];
 	int fork_copy_in[2];
 	double add, mul, fma;               /* flop estimate for fftw_flops (GPU plans) */
@@ -116,8 +119,11 @@ VFW_HIDDEN int vfw_plan_print(const vfw_plan *p, char *buf, size_t cap);
 VFW_HIDDEN extern int vfw_real_threads_used;
 
 /* fork.c — a child forked without exec: GPU plans run on FFTW there. */
-/* Runs the GPU plan p on the real FFTW (a plan made on first use); 0 on success, else
- * -1 (no real FFTW, or it refused the problem) with a message once on stderr. */
+/* Whether p runs on a plan of vfw_fork_execute here: a GPU plan or a CPU plan with
+ * several threads (interleaved or r2r), in a forked child. */
+VFW_HIDDEN int vfw_fork_replans(const vfw_plan *p);
+/* Runs p on the real FFTW with one plan made on first use; 0 on success, else -1 (no
+ * real FFTW, or it refused the problem) with a message once on stderr. */
 VFW_HIDDEN int vfw_fork_execute(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out);
 /* Says once per process, in the log, why plans run on FFTW here. */
 VFW_HIDDEN void vfw_fork_note(void);

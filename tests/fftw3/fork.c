@@ -5,7 +5,8 @@
  * through its exit handlers. Every child result must equal the real FFTW's (loaded here
  * with dlopen, as a reference) and an FFTW_PRESERVE_INPUT c2r must leave its input as
  * it was. Then children are forked while another thread builds and frees GPU plans (the
- * planner's lock held), and must still plan. The parent waits for each child with a
+ * planner's lock held), and must still plan; and one after FFTW ran with two threads in
+ * the parent, whose worker threads the child lacks. The parent waits for each child with a
  * deadline (a hung child fails the test) and goes on using its GPU plans afterwards.
  *   cc fork.c -lvkfftgo_fftw3 -ldl -lm -pthread   (FFTW's own fftw3.h) */
 #define _GNU_SOURCE
@@ -34,6 +35,8 @@ static struct {
 			  int, unsigned);
 	fftwf_plan (*r2c)(int, const fftwf_iodim64 *, int, const fftwf_iodim64 *, float *, fftwf_complex *, unsigned);
 	fftwf_plan (*c2r)(int, const fftwf_iodim64 *, int, const fftwf_iodim64 *, fftwf_complex *, float *, unsigned);
+	fftwf_plan (*r2r)(int, const fftwf_iodim64 *, int, const fftwf_iodim64 *, float *, float *,
+			  const fftwf_r2r_kind *, unsigned);
 	void (*execute)(const fftwf_plan);
 	void (*destroy)(fftwf_plan);
 } ref;
@@ -76,6 +79,14 @@ static void ref_c2r(int rank, const int *n, fftwf_complex *in, float *out)
 	ref.execute(q), ref.destroy(q);
 }
 
+static void ref_r2r(int rank, const int *n, float *in, float *out, const fftwf_r2r_kind *kinds)
+{
+	fftwf_iodim64 d[3];
+	dims_of(rank, n, 0, 0, d);
+	fftwf_plan q = ref.r2r(rank, d, 0, NULL, in, out, kinds, FFTW_ESTIMATE);
+	ref.execute(q), ref.destroy(q);
+}
+
 static const int n3[3] = { 32, 32, 32 }, n16[3] = { 16, 16, 16 }, n2[2] = { 64, 48 }, n1[1] = { 4096 };
 
 static fftwf_plan p3, pr, pc, p1; /* 3-D c2c, 2-D r2c, 2-D c2r (preserve input), 1-D in place */
@@ -103,9 +114,10 @@ static void load_reference(void)
 	*(void **)&ref.dft = dlsym(h, "fftwf_plan_guru64_dft");
 	*(void **)&ref.r2c = dlsym(h, "fftwf_plan_guru64_dft_r2c");
 	*(void **)&ref.c2r = dlsym(h, "fftwf_plan_guru64_dft_c2r");
+	*(void **)&ref.r2r = dlsym(h, "fftwf_plan_guru64_r2r");
 	*(void **)&ref.execute = dlsym(h, "fftwf_execute");
 	*(void **)&ref.destroy = dlsym(h, "fftwf_destroy_plan");
-	if (!ref.dft || !ref.r2c || !ref.c2r || !ref.execute || !ref.destroy)
+	if (!ref.dft || !ref.r2c || !ref.c2r || !ref.r2r || !ref.execute || !ref.destroy)
 		die("the reference FFTW lacks functions");
 }
 
@@ -301,6 +313,47 @@ static void fork_while_busy(void)
 	pthread_join(th, NULL);
 }
 
+/* ---- FFTW's worker threads: started in the parent, absent in the child ----
+ * A plan with two threads runs in the parent, so FFTW keeps worker threads there (plain
+ * FFTW then hangs in a forked child that runs a threaded plan, or calls
+ * fftwf_cleanup_threads). The child runs the inherited threaded plan and a new one,
+ * both with one thread, and cleans up the threads. */
+static void fork_after_threads(void)
+{
+	static const fftwf_r2r_kind kinds[3] = { FFTW_REDFT10, FFTW_RODFT10, FFTW_REDFT01 };
+	float *x = fftwf_alloc_real(C3), *y = fftwf_alloc_real(C3), *w = fftwf_alloc_real(C3);
+	fftwf_complex *cx = fftwf_alloc_complex(C3), *cy = fftwf_alloc_complex(C3), *cw = fftwf_alloc_complex(C3);
+	if (!fftwf_init_threads())
+		die("fftwf_init_threads");
+	fftwf_plan_with_nthreads(2);
+	fftwf_plan q = fftwf_plan_r2r_3d(32, 32, 32, x, y, kinds[0], kinds[1], kinds[2], FFTW_ESTIMATE);
+	if (!q)
+		die("a threaded r2r plan is NULL");
+	fill(x, C3, 21);
+	fftwf_execute(q); /* FFTW's workers start */
+	pid_t pid = fork_or_die();
+	if (pid == 0) {
+		fill(x, C3, 22);
+		fftwf_execute(q);
+		ref_r2r(3, n3, x, w, kinds);
+		expect_close(y, w, C3, 1e-5, "child: the parent's threaded r2r plan");
+		fftwf_plan c = fftwf_plan_dft_3d(32, 32, 32, cx, cy, FFTW_FORWARD, FFTW_ESTIMATE);
+		fill((float *)cx, 2 * C3, 23);
+		fftwf_execute(c);
+		ref_c2c(3, n3, cx, cw, FFTW_FORWARD);
+		expect_close((float *)cy, (float *)cw, 2 * C3, 1e-5, "child: a new plan with nthreads 2 asked");
+		fftwf_destroy_plan(c), fftwf_destroy_plan(q);
+		fftwf_cleanup_threads();
+		exit(0);
+	}
+	wait_child(pid, "fork after FFTW ran with threads");
+	fftwf_destroy_plan(q);
+	fftwf_plan_with_nthreads(1);
+	fftwf_free(x), fftwf_free(y), fftwf_free(w), fftwf_free(cx), fftwf_free(cy), fftwf_free(cw);
+	printf("fork: after FFTW ran with 2 threads in the parent, the child ran its threaded plan and a new one "
+	       "with one thread and cleaned up the threads\n");
+}
+
 int main(void)
 {
 	double t0;
@@ -340,6 +393,8 @@ int main(void)
 	fork_while_busy();
 	printf("fork: 5 children forked while another thread built and freed GPU plans under the planner's lock "
 	       "planned and ran on FFTW\n");
+
+	fork_after_threads();
 
 	fill_inputs(9);
 	run_and_check(3e-5, "parent after the forks, GPU");
