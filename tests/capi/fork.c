@@ -1,4 +1,6 @@
-/* fork.c — fork without exec. A device, plan and buffer are open when the process forks;
+/* fork.c — fork without exec. A child forked before any call already gets
+ * VKFFTGO_ERROR_FORKED (the handler is registered when the library loads). Then a
+ * device, plan and buffer are open when the process forks;
  * in the child every function that touches state returns VKFFTGO_ERROR_FORKED at once
  * with a message saying why — the per-call functions (C), the ones written in Go (their
  * C wrappers refuse before entering Go), vkfftgo_device_open, and destroys and closes —
@@ -288,6 +290,20 @@ int main(void)
 		fprintf(stderr, "vkfftgo_forked() is 1 in the parent\n");
 		return 1;
 	}
+	/* before any device is open: the handler is registered when the library loads */
+	pid = fork_or_die();
+	if (pid == 0) {
+		int n;
+		vkfftgo_device *d;
+		if (!vkfftgo_forked()) {
+			fprintf(stderr, "a child forked before any call: vkfftgo_forked() is 0\n");
+			exit(1);
+		}
+		EXPECT_FORKED(vkfftgo_device_count(&n));
+		EXPECT_FORKED(vkfftgo_device_open(0, &d));
+		exit(0);
+	}
+	wait_child(pid, "fork before any device was open");
 	CHECK(vkfftgo_device_open(0, &dev));
 	desc.rank = 1;
 	desc.shape[0] = N;
