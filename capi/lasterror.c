@@ -1,9 +1,10 @@
 /* The C half of the C API's error reporting: the calling thread's last error message
  * (set from Go through vkgcapi_set_error and from C through vkgcapi_fail), status names,
- * the library's identity (version, backend) and whether this is a forked child: the
- * functions that answer in a forked child too, since none of them enters Go. vkfftgo_last_error is plain C so reading the message never enters
- * the Go runtime. An exported Go function runs on the calling C thread, so
- * vkgcapi_set_error, called from within it, fills that thread's buffer. */
+ * the library's identity (version, backend) and whether this is a forked child — the
+ * functions that answer in a forked child too, since none of them enters Go.
+ * vkfftgo_last_error is plain C so reading the message never enters the Go runtime. An
+ * exported Go function runs on the calling C thread, so vkgcapi_set_error, called from
+ * within it, fills that thread's buffer. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

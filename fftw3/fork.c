@@ -49,9 +49,10 @@ void vfw_fork_note(void)
 {
 	if (__atomic_load_n(&noted, __ATOMIC_RELAXED) || __atomic_exchange_n(&noted, 1, __ATOMIC_RELAXED))
 		return;
+	int one = __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED);
 	vfw_log("this process was forked (without exec) from one that had loaded libvkfftgo: the GPU is the "
 		"parent's and cannot be used here, so every plan, the parent's GPU plans too, runs on FFTW%s",
-		__atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? " with one thread (FFTW's worker threads stayed in the parent)" : "");
+		one ? " with one thread (FFTW's worker threads stayed in the parent)" : "");
 }
 
 /* The input's extent in elements from its base pointer, [lo, hi]: the caller's layout,
@@ -78,7 +79,9 @@ static void *plan_real(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out,
 {
 	vfw_problem pb = { 0 };
 	unsigned keep = p->flags & ~(FFTW_PATIENT | FFTW_EXHAUSTIVE | FFTW_WISDOM_ONLY);
-	int nthreads = __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : vfw_get_nthreads_locked(p->prec);
+	int nthreads = vfw_get_nthreads_locked(p->prec);
+	if (__atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED))
+		nthreads = 1; /* FFTW's worker threads stayed in the parent */
 	pb.prec = p->prec, pb.kind = p->kind, pb.sign = p->sign;
 	pb.flags = keep | FFTW_ESTIMATE | FFTW_UNALIGNED;
 	pb.rank = p->rank, pb.dims = p->dims, pb.hrank = p->hrank, pb.hdims = p->hdims;
@@ -117,9 +120,11 @@ int vfw_fork_execute(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out)
 		static int warned;
 		if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
 			fprintf(stderr,
-				"vkfftgo-fftw3: %s in a process forked from one that had loaded libvkfftgo: the GPU is "
-				"the parent's, and %s; the output is NOT computed (further failures are not reported)\n",
-				p->desc, ops->available() ? "FFTW could not plan it" : "there is no real FFTW to run it");
+				"vkfftgo-fftw3: %s in a process forked from one that had loaded libvkfftgo: the "
+				"GPU is the parent's, and %s; the output is NOT computed (further failures are "
+				"not reported)\n",
+				p->desc,
+				ops->available() ? "FFTW could not plan it" : "there is no real FFTW to run it");
 		return -1;
 	}
 	if (!p->fork_copy_in[k]) {
@@ -133,7 +138,8 @@ int vfw_fork_execute(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out)
 	size_t bytes = (size_t)(hi - lo + 1) * es;
 	char *copy = (char *)malloc(bytes);
 	if (!copy) {
-		fprintf(stderr, "vkfftgo-fftw3: %s: out of host memory for a copy of its input; the output is NOT computed\n",
+		fprintf(stderr,
+			"vkfftgo-fftw3: %s: out of host memory for a copy of its input; the output is NOT computed\n",
 			p->desc);
 		return -1;
 	}

@@ -77,7 +77,7 @@ for prec in SINGLE DOUBLE; do
   echo "   $prec: $(grep -c -- '-> gpu' "$tmp/sem-$prec.log") plans on the GPU, $(grep -c -- '-> fftw' "$tmp/sem-$prec.log") on FFTW; a plan re-created 4 times came from the plan cache 4 times"
 done
 
-step "AddressSanitizer: the library and the semantics test built with -fsanitize=address, leaks checked"
+step "AddressSanitizer: the library and the semantics and fork tests built with -fsanitize=address, leaks checked"
 mkdir -p "$tmp/asan"
 cp -a "$build/lib" "$build/include" "$tmp/asan/"
 CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" "$root/scripts/build-fftw3.sh" "$tmp/asan" >/dev/null
@@ -89,6 +89,12 @@ for prec in SINGLE DOUBLE; do
   grep -q 'Sanitizer' "$tmp/asan/$prec.log" && { cat "$tmp/asan/$prec.log"; die "AddressSanitizer report ($prec)"; }
   echo "   $(grep "^semantics (" "$tmp/asan/$prec.log"): no AddressSanitizer or LeakSanitizer report"
 done
+gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer "$here/fork.c" -L"$tmp/asan/lib" \
+  -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -ldl -lm -pthread -o "$tmp/asan/fork"
+VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+  timeout -k 5 300 "$tmp/asan/fork" >"$tmp/asan/fork.log" 2>&1 || { cat "$tmp/asan/fork.log"; die "AddressSanitizer (fork)"; }
+grep -q 'Sanitizer' "$tmp/asan/fork.log" && { cat "$tmp/asan/fork.log"; die "AddressSanitizer report (fork)"; }
+echo "   fork.c (a forked child running GPU plans on FFTW, an input copied): no AddressSanitizer or LeakSanitizer report"
 
 step "without a real FFTW (VKFFTGO_FFTW_REAL=off): GPU problems still work, r2r is NULL as FFTW returns when it cannot plan"
 VKFFTGO_FFTW_REAL=off VKFFTGO_FFTW_LOG=1 "$tmp/semantics-SINGLE" gpu-only 2>"$tmp/gpuonly.log" ||
