@@ -54,8 +54,9 @@
  *    vkfftgo_version_string, vkfftgo_check_version, vkfftgo_backend,
  *    vkfftgo_backend_name, vkfftgo_vkfft_version and vkfftgo_forked. A child that needs
  *    the GPU must exec a new program, or be started that way (Python's multiprocessing
- *    'spawn' or 'forkserver' start methods instead of 'fork'); a process forked before
- *    the library was loaded may load and use it as usual. A fork made with a raw
+ *    'spawn' start method instead of 'fork'; 'forkserver' only if the server process
+ *    never loaded the library, which LD_PRELOAD makes every process do); a process
+ *    forked before the library was loaded may load and use it as usual. A fork made with a raw
  *    system call, bypassing the C library's fork() and its pthread_atfork handlers,
  *    goes unnoticed.
  *  - The Go runtime installs signal handlers (SIGSEGV, SIGBUS, SIGFPE, SIGPIPE, ...) when

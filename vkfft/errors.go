@@ -46,8 +46,8 @@ var (
 	// driver's threads and the parent's devices, plans and buffers are not usable there,
 	// and no device can be opened, so every call that would touch one fails with this at
 	// once instead of waiting for threads that do not exist. Exec a new program after
-	// fork, or start worker processes that way (Python's multiprocessing 'spawn' or
-	// 'forkserver' start methods).
+	// fork, or start worker processes that way (Python's multiprocessing 'spawn' start
+	// method).
 	ErrForked = errors.New("forked child process (fork without exec)")
 )
 

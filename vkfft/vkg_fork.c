@@ -47,6 +47,6 @@ int vkg_fail_forked(vkg_status *st)
 	return vkg_fail(st, VKG_ERR_FORKED, 0,
 			"this process is a child forked (fork without exec) from the process that loaded vkfftgo: "
 			"the parent's devices, plans and buffers cannot be used here, and no device can be opened "
-			"(exec a new program after fork, or start workers with multiprocessing's 'spawn' or "
-			"'forkserver' method)");
+			"(exec a new program after fork, or start workers with Python multiprocessing's 'spawn' "
+			"method)");
 }
