@@ -133,8 +133,8 @@ func publishFused(d *cdev, f *cfused) (unsafe.Pointer, error) {
 	return handlePtr(f.handle), nil
 }
 
-//export vkfftgo_convolution_create
-func vkfftgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolution_desc, kernel unsafe.Pointer,
+//export vkgcgo_convolution_create
+func vkgcgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolution_desc, kernel unsafe.Pointer,
 	kernelBytes C.size_t, out **C.vkfftgo_convolution) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_create"
 	defer recoverTo(fn, &rc)
@@ -217,8 +217,8 @@ func vkfftgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolutio
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_convolution_destroy
-func vkfftgo_convolution_destroy(h *C.vkfftgo_convolution) (rc C.vkfftgo_status) {
+//export vkgcgo_convolution_destroy
+func vkgcgo_convolution_destroy(h *C.vkfftgo_convolution) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_destroy"
 	defer recoverTo(fn, &rc)
 	return destroyFused(fn, unsafe.Pointer(h), true, "convolution")
@@ -242,8 +242,8 @@ func destroyFused(fn string, h unsafe.Pointer, conv bool, what string) C.vkfftgo
 	return ret(fn, f.close())
 }
 
-//export vkfftgo_convolution_bytes
-func vkfftgo_convolution_bytes(h *C.vkfftgo_convolution, inBytes, outBytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_convolution_bytes
+func vkgcgo_convolution_bytes(h *C.vkfftgo_convolution, inBytes, outBytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_bytes"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), true, "convolution")
@@ -260,8 +260,8 @@ func vkfftgo_convolution_bytes(h *C.vkfftgo_convolution, inBytes, outBytes *C.si
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_convolution_apply
-func vkfftgo_convolution_apply(h *C.vkfftgo_convolution, out unsafe.Pointer, outBytes C.size_t, in unsafe.Pointer,
+//export vkgcgo_convolution_apply
+func vkgcgo_convolution_apply(h *C.vkfftgo_convolution, out unsafe.Pointer, outBytes C.size_t, in unsafe.Pointer,
 	inBytes C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_apply"
 	defer recoverTo(fn, &rc)
@@ -280,8 +280,8 @@ func vkfftgo_convolution_apply(h *C.vkfftgo_convolution, out unsafe.Pointer, out
 	return ret(fn, f.conv.apply(out, in))
 }
 
-//export vkfftgo_convolution_apply_buffer
-func vkfftgo_convolution_apply_buffer(h *C.vkfftgo_convolution, outh, inh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
+//export vkgcgo_convolution_apply_buffer
+func vkgcgo_convolution_apply_buffer(h *C.vkfftgo_convolution, outh, inh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_apply_buffer"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), true, "convolution")
@@ -312,8 +312,8 @@ func vkfftgo_convolution_apply_buffer(h *C.vkfftgo_convolution, outh, inh *C.vkf
 	return ret(fn, f.conv.applyNative(out.b.Native(), in.b.Native()))
 }
 
-//export vkfftgo_spectrometer_create
-func vkfftgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectrometer_desc,
+//export vkgcgo_spectrometer_create
+func vkgcgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectrometer_desc,
 	out **C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_create"
 	defer recoverTo(fn, &rc)
@@ -352,15 +352,15 @@ func vkfftgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectrome
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_spectrometer_destroy
-func vkfftgo_spectrometer_destroy(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_destroy
+func vkgcgo_spectrometer_destroy(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_destroy"
 	defer recoverTo(fn, &rc)
 	return destroyFused(fn, unsafe.Pointer(h), false, "spectrometer")
 }
 
-//export vkfftgo_spectrometer_size
-func vkfftgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sampleBytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_size
+func vkgcgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sampleBytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_size"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -376,8 +376,8 @@ func vkfftgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sampl
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_spectrometer_accumulate
-func vkfftgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_accumulate
+func vkgcgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_accumulate"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -406,8 +406,8 @@ func vkfftgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.P
 	return ret(fn, err)
 }
 
-//export vkfftgo_spectrometer_accumulate_buffer
-func vkfftgo_spectrometer_accumulate_buffer(h *C.vkfftgo_spectrometer, bh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_accumulate_buffer
+func vkgcgo_spectrometer_accumulate_buffer(h *C.vkfftgo_spectrometer, bh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_accumulate_buffer"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -433,8 +433,8 @@ func vkfftgo_spectrometer_accumulate_buffer(h *C.vkfftgo_spectrometer, bh *C.vkf
 	return ret(fn, f.sp.AccumulateNative(b.b.Native()))
 }
 
-//export vkfftgo_spectrometer_read
-func vkfftgo_spectrometer_read(h *C.vkfftgo_spectrometer, psd *C.float, count C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_read
+func vkgcgo_spectrometer_read(h *C.vkfftgo_spectrometer, psd *C.float, count C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_read"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -450,8 +450,8 @@ func vkfftgo_spectrometer_read(h *C.vkfftgo_spectrometer, psd *C.float, count C.
 	return ret(fn, f.sp.Read(unsafe.Slice((*float32)(unsafe.Pointer(psd)), int(count))))
 }
 
-//export vkfftgo_spectrometer_reset
-func vkfftgo_spectrometer_reset(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_reset
+func vkgcgo_spectrometer_reset(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_reset"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -461,8 +461,8 @@ func vkfftgo_spectrometer_reset(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status)
 	return ret(fn, f.sp.Reset())
 }
 
-//export vkfftgo_spectrometer_fusion
-func vkfftgo_spectrometer_fusion(h *C.vkfftgo_spectrometer, fusion *C.int) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_fusion
+func vkgcgo_spectrometer_fusion(h *C.vkfftgo_spectrometer, fusion *C.int) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_fusion"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")

@@ -14,8 +14,8 @@ import "C"
 // CUDA interop: CUdeviceptr as uint64_t, CUstream as struct CUstream_st *
 // (vkfftgo_execute_cu is C: hotpath_cuda.c).
 
-//export vkfftgo_device_cu_stream
-func vkfftgo_device_cu_stream(dh *C.vkfftgo_device, stream **C.struct_CUstream_st) (rc C.vkfftgo_status) {
+//export vkgcgo_device_cu_stream
+func vkgcgo_device_cu_stream(dh *C.vkfftgo_device, stream **C.struct_CUstream_st) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_cu_stream"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)
@@ -29,8 +29,8 @@ func vkfftgo_device_cu_stream(dh *C.vkfftgo_device, stream **C.struct_CUstream_s
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_buffer_cu_ptr
-func vkfftgo_buffer_cu_ptr(h *C.vkfftgo_buffer, ptr *C.uint64_t) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_cu_ptr
+func vkgcgo_buffer_cu_ptr(h *C.vkfftgo_buffer, ptr *C.uint64_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_buffer_cu_ptr"
 	defer recoverTo(fn, &rc)
 	b, err := lookupBuffer(h, "buffer")

@@ -16,8 +16,8 @@ import "C"
 // OpenCL interop: cl_mem and cl_command_queue as the forward-declared struct pointers
 // they are in CL/cl.h (vkfftgo_execute_cl is C: hotpath_opencl.c).
 
-//export vkfftgo_device_cl_queue
-func vkfftgo_device_cl_queue(dh *C.vkfftgo_device, queue **C.struct__cl_command_queue) (rc C.vkfftgo_status) {
+//export vkgcgo_device_cl_queue
+func vkgcgo_device_cl_queue(dh *C.vkfftgo_device, queue **C.struct__cl_command_queue) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_cl_queue"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)
@@ -31,8 +31,8 @@ func vkfftgo_device_cl_queue(dh *C.vkfftgo_device, queue **C.struct__cl_command_
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_buffer_cl_mem
-func vkfftgo_buffer_cl_mem(h *C.vkfftgo_buffer, mem **C.struct__cl_mem) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_cl_mem
+func vkgcgo_buffer_cl_mem(h *C.vkfftgo_buffer, mem **C.struct__cl_mem) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_buffer_cl_mem"
 	defer recoverTo(fn, &rc)
 	b, err := lookupBuffer(h, "buffer")

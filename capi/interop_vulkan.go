@@ -24,8 +24,8 @@ import "C"
 // the forward-declared struct pointers vulkan_core.h defines them as (vkfftgo_execute_vk is
 // C: hotpath_vulkan.c).
 
-//export vkfftgo_device_vk_handles
-func vkfftgo_device_vk_handles(dh *C.vkfftgo_device, instance **C.struct_VkInstance_T,
+//export vkgcgo_device_vk_handles
+func vkgcgo_device_vk_handles(dh *C.vkfftgo_device, instance **C.struct_VkInstance_T,
 	physical **C.struct_VkPhysicalDevice_T, device **C.struct_VkDevice_T, queueFamily *C.uint32_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_vk_handles"
 	defer recoverTo(fn, &rc)
@@ -53,8 +53,8 @@ func vkfftgo_device_vk_handles(dh *C.vkfftgo_device, instance **C.struct_VkInsta
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_device_vk_queue
-func vkfftgo_device_vk_queue(dh *C.vkfftgo_device, queue **C.struct_VkQueue_T) (rc C.vkfftgo_status) {
+//export vkgcgo_device_vk_queue
+func vkgcgo_device_vk_queue(dh *C.vkfftgo_device, queue **C.struct_VkQueue_T) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_vk_queue"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)
@@ -68,8 +68,8 @@ func vkfftgo_device_vk_queue(dh *C.vkfftgo_device, queue **C.struct_VkQueue_T) (
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_buffer_vk_buffer
-func vkfftgo_buffer_vk_buffer(h *C.vkfftgo_buffer, buf **C.struct_VkBuffer_T) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_vk_buffer
+func vkgcgo_buffer_vk_buffer(h *C.vkfftgo_buffer, buf **C.struct_VkBuffer_T) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_buffer_vk_buffer"
 	defer recoverTo(fn, &rc)
 	b, err := lookupBuffer(h, "buffer")

@@ -44,6 +44,14 @@ var (
 	ErrBackend = engine.ErrBackend
 	// ErrVkFFT: VkFFT reported an error.
 	ErrVkFFT = engine.ErrVkFFT
+	// ErrForked: the call was made in a child process forked (fork without exec) from the
+	// process that loaded the package. The child has only the thread that forked: the GPU
+	// driver's threads and the parent's devices, plans and buffers are not usable there,
+	// and no device can be opened, so every call that would touch one fails with this at
+	// once instead of waiting for threads that do not exist. Exec a new program after
+	// fork, or start worker processes that way (Python's multiprocessing 'spawn' start
+	// method).
+	ErrForked = engine.ErrForked
 )
 
 // opError prefixes an error with the package and the operation that failed.

@@ -42,4 +42,5 @@ var (
 	_ [0]struct{} = [codeBackend - C.VKG_ERR_BACKEND]struct{}{}
 	_ [0]struct{} = [codeVkFFT - C.VKG_ERR_VKFFT]struct{}{}
 	_ [0]struct{} = [codeVersion - C.VKG_ERR_VERSION]struct{}{}
+	_ [0]struct{} = [codeForked - C.VKG_ERR_FORKED]struct{}{}
 )

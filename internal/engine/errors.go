@@ -19,6 +19,9 @@ var (
 	ErrVkFFT = errors.New("VkFFT error")
 	// ErrVersion: the VkFFT headers compiled in are older than 1.3.4.
 	ErrVersion = errors.New("VkFFT version too old")
+	// ErrForked: the call was made in a child forked without exec from the process that
+	// loaded the engine, where the parent's GPU state is unusable.
+	ErrForked = errors.New("forked child process (fork without exec)")
 	// ErrNoBackend: the program was built without cgo, so no GPU API is available.
 	ErrNoBackend = errors.New("built without a GPU backend (CGO_ENABLED=0)")
 )
@@ -33,6 +36,7 @@ const (
 	codeBackend     = 5
 	codeVkFFT       = 6
 	codeVersion     = 7
+	codeForked      = 8
 )
 
 // errorOf maps a status code to its sentinel.
@@ -50,6 +54,8 @@ func errorOf(code int) error {
 		return ErrVkFFT
 	case codeVersion:
 		return ErrVersion
+	case codeForked:
+		return ErrForked
 	}
 	return ErrBackend
 }

@@ -116,6 +116,15 @@ func ArmFault(_ int, _ int) {}
 // PendingUploads is a stub: this build has no cgo.
 func PendingUploads() (_ int) { return }
 
+// MarkForkedChild is a stub: this build has no cgo.
+func MarkForkedChild() {}
+
+// ClearForkedMark is a stub: this build has no cgo.
+func ClearForkedMark() {}
+
+// ForkedChild is a stub: this build has no cgo.
+func ForkedChild() (_ bool) { return }
+
 // HostHeapInUse is a stub: this build has no cgo.
 func HostHeapInUse() (_ int64, _ bool) { return }
 

@@ -27,6 +27,7 @@ func TestErrorOfCodes(t *testing.T) {
 	for code, want := range map[int]error{
 		codeInvalid: ErrInvalidArgument, codeNoDevice: ErrNoDevice, codeOutOfMemory: ErrOutOfMemory,
 		codeUnsupported: ErrUnsupported, codeBackend: ErrBackend, codeVkFFT: ErrVkFFT, codeVersion: ErrVersion,
+		codeForked: ErrForked,
 		99: ErrBackend,
 	} {
 		require.ErrorIs(t, errorOf(code), want, "code %d", code)

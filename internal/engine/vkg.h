@@ -19,6 +19,33 @@ char *vkg_status_take_detail(vkg_status *st);
 /* Frees a status's detail: before a status is freed or reused. */
 void vkg_status_clear(vkg_status *st);
 
+/* ---- fork (vkg_fork.c) ----
+ * A child made by fork() without exec() has only the thread that forked: the GPU driver's
+ * threads, the locks they held and the parent's contexts are not usable there, and in
+ * libvkfftgo neither is the Go runtime. A pthread_atfork child handler, registered when the
+ * library is loaded, marks such a child; every entry point that would touch a device, or
+ * take a lock another thread might have held at fork time, checks the mark first and fails
+ * with VKG_ERR_FORKED instead of waiting for threads that do not exist. */
+int vkg_forked(void);
+/* Registers the handler (idempotent; the load-time constructor already did). */
+void vkg_fork_watch(void);
+/* The handler itself: marks this process as a forked child. */
+void vkg_fork_child(void);
+/* Undoes vkg_fork_child, for tests that mark their own process (never after a real fork). */
+void vkg_fork_clear(void);
+/* Fills st with the VKG_ERR_FORKED message and returns VKG_ERR_FORKED. */
+int vkg_fail_forked(vkg_status *st);
+#define VKG_FORK_GUARD(st)                             \
+	do {                                           \
+		if (__builtin_expect(vkg_forked(), 0)) \
+			return vkg_fail_forked(st);    \
+	} while (0)
+#define VKG_FORK_GUARD_VOID()                          \
+	do {                                           \
+		if (__builtin_expect(vkg_forked(), 0)) \
+			return;                        \
+	} while (0)
+
 typedef struct vkg_plan vkg_plan;
 
 /* ---- the registered backend (vkg_backend.c) ----

@@ -1,5 +1,7 @@
 /* vkg_backend.c — the registered backend, and the forwarders through which the engine's
- * layers call it under stable names. */
+ * layers call it under stable names. In a forked child (vkg_fork.c) the forwarders that
+ * open, enter, build or free something fail or return before reaching the backend, whose
+ * driver threads and locks did not survive the fork. */
 #include <stdio.h>
 #include <string.h>
 
@@ -41,20 +43,30 @@ static int no_backend(vkg_status *st)
 	return vkg_fail(st, VKG_ERR_NO_DEVICE, 0, "no GPU backend is registered in this program");
 }
 
-int vkg_device_count(vkg_status *st) { return vkg_be ? vkg_be->device_count(st) : -no_backend(st); }
+int vkg_device_count(vkg_status *st)
+{
+	VKG_FORK_GUARD(st);
+	return vkg_be ? vkg_be->device_count(st) : -no_backend(st);
+}
 
 int vkg_device_query(int ordinal, vkg_device_info *info, vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
 	return vkg_be ? vkg_be->device_query(ordinal, info, st) : no_backend(st);
 }
 
 int vkg_device_open(int ordinal, vkg_device **out, vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
+	/* a load-time constructor registers the fork handler; this covers a link that ran none */
+	vkg_fork_watch();
 	return vkg_be ? vkg_be->device_open(ordinal, out, st) : no_backend(st);
 }
 
 int vkg_device_open_native(int kind, const uint64_t handles[3], vkg_device **out, int *ordinal, vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
+	vkg_fork_watch();
 	if (!vkg_be)
 		return no_backend(st);
 	if (!vkg_be->device_open_native)
@@ -62,12 +74,20 @@ int vkg_device_open_native(int kind, const uint64_t handles[3], vkg_device **out
 	return vkg_be->device_open_native(kind, handles, out, ordinal, st);
 }
 
-void vkg_device_close(vkg_device *dev) { vkg_be->device_close(dev); }
+void vkg_device_close(vkg_device *dev)
+{
+	VKG_FORK_GUARD_VOID();
+	vkg_be->device_close(dev);
+}
 const vkg_device_info *vkg_device_get_info(const vkg_device *dev) { return vkg_be->device_info(dev); }
 void vkg_device_native(vkg_device *dev, vkg_native *out) { vkg_be->device_native(dev, out); }
 uint64_t vkg_device_handle(const vkg_device *dev, int which) { return vkg_be->device_handle(dev, which); }
 int64_t vkg_device_stat(vkg_device *dev, int which) { return vkg_be->stat ? vkg_be->stat(dev, which) : -1; }
-int vkg_ctx_enter(vkg_device *dev, vkg_status *st) { return vkg_be->ctx_enter(dev, st); }
+int vkg_ctx_enter(vkg_device *dev, vkg_status *st)
+{
+	VKG_FORK_GUARD(st);
+	return vkg_be->ctx_enter(dev, st);
+}
 void vkg_ctx_leave(vkg_device *dev) { vkg_be->ctx_leave(dev); }
 
 int vkg_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
@@ -157,10 +177,15 @@ int vkg_event_sync(vkg_device *dev, uint64_t ev, vkg_status *st) { return vkg_be
 int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes, vkg_module **out,
 		     void **bin_out, uint64_t *bin_bytes, vkg_status *st)
 {
+	VKG_FORK_GUARD(st);
 	return vkg_be->module_build(dev, source, binary, binary_bytes, out, bin_out, bin_bytes, st);
 }
 
-void vkg_module_destroy(vkg_module *m) { vkg_be->module_destroy(m); }
+void vkg_module_destroy(vkg_module *m)
+{
+	VKG_FORK_GUARD_VOID();
+	vkg_be->module_destroy(m);
+}
 
 int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st)
 {

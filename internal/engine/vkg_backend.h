@@ -38,7 +38,8 @@ enum {
 	VKG_ERR_UNSUPPORTED = 4, /* size, precision or feature the device/VkFFT can't do */
 	VKG_ERR_BACKEND = 5,     /* the GPU API failed */
 	VKG_ERR_VKFFT = 6,       /* VkFFT returned an error */
-	VKG_ERR_VERSION = 7      /* VkFFT headers too old */
+	VKG_ERR_VERSION = 7,     /* VkFFT headers too old */
+	VKG_ERR_FORKED = 8       /* a child forked without exec: the parent's GPU state is unusable */
 };
 
 /* Every call that can fail reports into one of these; the Go side keeps one per plan

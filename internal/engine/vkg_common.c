@@ -50,6 +50,7 @@ int vkg_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
 void vkg_free(vkg_device *dev, vkg_mem mem)
 {
 	vkg_status st;
+	VKG_FORK_GUARD_VOID();
 	int entered = vkg_ctx_enter(dev, &st) == VKG_OK;
 	vkg_mem_free(dev, mem);
 	if (entered)
@@ -128,6 +129,7 @@ int vkg_hostmem_register(vkg_device *dev, void *ptr, uint64_t bytes, uint64_t *h
 void vkg_hostmem_unregister(vkg_device *dev, void *ptr, uint64_t handle)
 {
 	vkg_status st;
+	VKG_FORK_GUARD_VOID();
 	int entered = vkg_ctx_enter(dev, &st) == VKG_OK;
 	vkg_host_unregister(dev, ptr, handle);
 	if (entered)
@@ -166,6 +168,7 @@ int vkg_stream_create(vkg_device *dev, uint64_t *queue, uint64_t *ev, vkg_status
 void vkg_stream_destroy(vkg_device *dev, uint64_t queue, uint64_t ev)
 {
 	vkg_status st;
+	VKG_FORK_GUARD_VOID();
 	int entered = vkg_ctx_enter(dev, &st) == VKG_OK;
 	vkg_queue_sync(dev, queue, &st);
 	if (ev)

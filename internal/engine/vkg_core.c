@@ -449,6 +449,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	locale_t cloc, old;
 	uint64_t outer = 1;
 	int i, rc;
+	VKG_FORK_GUARD(st);
 
 	*out = NULL;
 	if (VkFFTGetVersion() < VKG_MIN_VKFFT_VERSION)
@@ -660,6 +661,7 @@ void vkg_plan_destroy(vkg_plan *plan)
 {
 	vkg_status st;
 	int entered;
+	VKG_FORK_GUARD_VOID();
 	if (!plan)
 		return;
 	/* deleteVkFFT frees device memory, which on CUDA needs the context current */

@@ -86,6 +86,7 @@ int vkg_pool_create(int threads, vkg_pool **out, vkg_status *st)
 {
 	vkg_pool *p;
 	int i;
+	VKG_FORK_GUARD(st);
 	*out = NULL;
 	p = calloc(1, sizeof *p);
 	if (!p)
@@ -109,6 +110,7 @@ int vkg_pool_create(int threads, vkg_pool **out, vkg_status *st)
 void vkg_pool_destroy(vkg_pool *p)
 {
 	int i;
+	VKG_FORK_GUARD_VOID();
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->mu);

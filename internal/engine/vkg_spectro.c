@@ -126,6 +126,7 @@ int vkg_spectro_host_init(vkg_spectro *s, vkg_status *st)
 void vkg_spectro_host_free(vkg_spectro *s)
 {
 	vkg_status st;
+	VKG_FORK_GUARD_VOID();
 	int entered = vkg_ctx_enter(s->dev, &st) == VKG_OK, k;
 	for (k = 0; k < 2; k++) {
 		if (s->ev_up[k]) {

@@ -55,6 +55,7 @@ void vkg_stager_destroy(vkg_stager *s)
 {
 	vkg_status st;
 	int i, entered;
+	VKG_FORK_GUARD_VOID();
 	if (!s)
 		return;
 	entered = vkg_ctx_enter(s->dev, &st) == VKG_OK;

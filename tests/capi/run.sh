@@ -121,6 +121,10 @@ step "registered host memory"
 gcc -std=c99 "${CWARN[@]}" "$here/hostreg.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/hostreg"
 timeout 600 "$tmp/hostreg"
 
+step "fork without exec (fork.c): the child gets VKFFTGO_ERROR_FORKED at once from every call, also with threads inside the library; the parent goes on"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/fork.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fork"
+VKFFTGO_CACHE_DIR="$tmp/kc-fork" timeout 300 "$tmp/fork"
+
 step "C API parity (parity.c): version check, device on the test's own context, kernel cache, plan leases, streams, pipelines"
 # parity.c makes its own OpenCL context (or CUDA context through dlopen'd libcuda)
 parity_libs=(-ldl)
@@ -135,7 +139,7 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop; do
+for t in c_consumer threads handles hostreg parity oop fork; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)
