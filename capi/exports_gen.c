@@ -8,6 +8,60 @@
 #include "vkfftgo.h"
 #include "capi.h"
 
+/* backend_cuda.go */
+#if VKFFTGO_BACKEND == 1
+vkfftgo_status vkgcgo_buffer_cu_ptr(vkfftgo_buffer *buffer, uint64_t *ptr);
+vkfftgo_status vkfftgo_buffer_cu_ptr(vkfftgo_buffer *buffer, uint64_t *ptr)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_buffer_cu_ptr");
+	return vkgcgo_buffer_cu_ptr(buffer, ptr);
+}
+vkfftgo_status vkgcgo_device_cu_stream(vkfftgo_device *device, struct CUstream_st **stream);
+vkfftgo_status vkfftgo_device_cu_stream(vkfftgo_device *device, struct CUstream_st **stream)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_device_cu_stream");
+	return vkgcgo_device_cu_stream(device, stream);
+}
+#endif
+
+/* backend_opencl.go */
+#if VKFFTGO_BACKEND == 3
+vkfftgo_status vkgcgo_buffer_cl_mem(vkfftgo_buffer *buffer, struct _cl_mem **mem);
+vkfftgo_status vkfftgo_buffer_cl_mem(vkfftgo_buffer *buffer, struct _cl_mem **mem)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_buffer_cl_mem");
+	return vkgcgo_buffer_cl_mem(buffer, mem);
+}
+vkfftgo_status vkgcgo_device_cl_queue(vkfftgo_device *device, struct _cl_command_queue **queue);
+vkfftgo_status vkfftgo_device_cl_queue(vkfftgo_device *device, struct _cl_command_queue **queue)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_device_cl_queue");
+	return vkgcgo_device_cl_queue(device, queue);
+}
+#endif
+
+/* backend_vulkan.go */
+#if VKFFTGO_BACKEND == 0
+vkfftgo_status vkgcgo_buffer_vk_buffer(vkfftgo_buffer *buffer, struct VkBuffer_T **buf);
+vkfftgo_status vkfftgo_buffer_vk_buffer(vkfftgo_buffer *buffer, struct VkBuffer_T **buf)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_buffer_vk_buffer");
+	return vkgcgo_buffer_vk_buffer(buffer, buf);
+}
+vkfftgo_status vkgcgo_device_vk_handles(vkfftgo_device *device, struct VkInstance_T **instance, struct VkPhysicalDevice_T **physical, struct VkDevice_T **dev, uint32_t *queue_family);
+vkfftgo_status vkfftgo_device_vk_handles(vkfftgo_device *device, struct VkInstance_T **instance, struct VkPhysicalDevice_T **physical, struct VkDevice_T **dev, uint32_t *queue_family)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_device_vk_handles");
+	return vkgcgo_device_vk_handles(device, instance, physical, dev, queue_family);
+}
+vkfftgo_status vkgcgo_device_vk_queue(vkfftgo_device *device, struct VkQueue_T **queue);
+vkfftgo_status vkfftgo_device_vk_queue(vkfftgo_device *device, struct VkQueue_T **queue)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_device_vk_queue");
+	return vkgcgo_device_vk_queue(device, queue);
+}
+#endif
+
 /* exports.go */
 vkfftgo_status vkgcgo_alloc_cache_get_stats(vkfftgo_device *device, vkfftgo_alloc_cache_stats *stats);
 vkfftgo_status vkfftgo_alloc_cache_get_stats(vkfftgo_device *device, vkfftgo_alloc_cache_stats *stats)
@@ -205,60 +259,6 @@ vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr)
 	VKGCAPI_FORK_GUARD("vkfftgo_host_unregister");
 	return vkgcgo_host_unregister(device, ptr);
 }
-
-/* interop_cuda.go */
-#if VKFFTGO_BACKEND == 1
-vkfftgo_status vkgcgo_buffer_cu_ptr(vkfftgo_buffer *buffer, uint64_t *ptr);
-vkfftgo_status vkfftgo_buffer_cu_ptr(vkfftgo_buffer *buffer, uint64_t *ptr)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_buffer_cu_ptr");
-	return vkgcgo_buffer_cu_ptr(buffer, ptr);
-}
-vkfftgo_status vkgcgo_device_cu_stream(vkfftgo_device *device, struct CUstream_st **stream);
-vkfftgo_status vkfftgo_device_cu_stream(vkfftgo_device *device, struct CUstream_st **stream)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_device_cu_stream");
-	return vkgcgo_device_cu_stream(device, stream);
-}
-#endif
-
-/* interop_opencl.go */
-#if VKFFTGO_BACKEND == 3
-vkfftgo_status vkgcgo_buffer_cl_mem(vkfftgo_buffer *buffer, struct _cl_mem **mem);
-vkfftgo_status vkfftgo_buffer_cl_mem(vkfftgo_buffer *buffer, struct _cl_mem **mem)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_buffer_cl_mem");
-	return vkgcgo_buffer_cl_mem(buffer, mem);
-}
-vkfftgo_status vkgcgo_device_cl_queue(vkfftgo_device *device, struct _cl_command_queue **queue);
-vkfftgo_status vkfftgo_device_cl_queue(vkfftgo_device *device, struct _cl_command_queue **queue)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_device_cl_queue");
-	return vkgcgo_device_cl_queue(device, queue);
-}
-#endif
-
-/* interop_vulkan.go */
-#if VKFFTGO_BACKEND == 0
-vkfftgo_status vkgcgo_buffer_vk_buffer(vkfftgo_buffer *buffer, struct VkBuffer_T **buf);
-vkfftgo_status vkfftgo_buffer_vk_buffer(vkfftgo_buffer *buffer, struct VkBuffer_T **buf)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_buffer_vk_buffer");
-	return vkgcgo_buffer_vk_buffer(buffer, buf);
-}
-vkfftgo_status vkgcgo_device_vk_handles(vkfftgo_device *device, struct VkInstance_T **instance, struct VkPhysicalDevice_T **physical, struct VkDevice_T **dev, uint32_t *queue_family);
-vkfftgo_status vkfftgo_device_vk_handles(vkfftgo_device *device, struct VkInstance_T **instance, struct VkPhysicalDevice_T **physical, struct VkDevice_T **dev, uint32_t *queue_family)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_device_vk_handles");
-	return vkgcgo_device_vk_handles(device, instance, physical, dev, queue_family);
-}
-vkfftgo_status vkgcgo_device_vk_queue(vkfftgo_device *device, struct VkQueue_T **queue);
-vkfftgo_status vkfftgo_device_vk_queue(vkfftgo_device *device, struct VkQueue_T **queue)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_device_vk_queue");
-	return vkgcgo_device_vk_queue(device, queue);
-}
-#endif
 
 /* parity.go */
 vkfftgo_status vkgcgo_device_open_cl(struct _cl_context *context, struct _cl_device_id *device_id, struct _cl_command_queue *queue, vkfftgo_device **device);
