@@ -301,12 +301,21 @@ typedef struct vkfftgo_plan_desc {
 	int64_t register_boost_4step, bandwidth_boost, swap_to_3stage_4step, shared_memory,
 		bluestein_size;
 	int64_t grouped_batch[VKFFTGO_MAX_AXES];
+	/* ---- whole spectra (a descriptor ending above still works: these are zero) ---- */
+	int32_t full_spectrum; /* R2C: 1 = the complex side is the whole spectrum, prod(shape)
+				  complex values per transform as a C2C FFT of the real data gives
+				  them (numpy's fftn of real input), expanded from the half one on
+				  the device; the inverse takes a whole spectrum X and returns the
+				  real part of its inverse (that of (X + conj(X[-k]))/2), folded on
+				  the device. Axes may leave out the last axis. Not with
+				  real_inplace, strides or fp16 storage. */
+	int32_t reserved0;
 } vkfftgo_plan_desc;
 #define VKFFTGO_PLAN_DESC_INIT                                                              \
 	{ (uint32_t)sizeof(vkfftgo_plan_desc), VKFFTGO_C2C, VKFFTGO_SINGLE,                  \
 	  VKFFTGO_NORM_BACKWARD, VKFFTGO_LUT_DEFAULT, 0, { 0, 0, 0 }, 1, 0, 0, 0,             \
 	  0, 0, { 0, 0, 0, 0 }, 0, VKFFTGO_STORAGE_DEFAULT, 0, { 0, 0, 0, 0 }, { 0, 0, 0, 0 },   \
-	  VKFFTGO_TUNE_DEFAULT, VKFFTGO_LUT_DEFAULT, 0, 0, 0, 0, 0, { 0, 0, 0, 0 } }
+	  VKFFTGO_TUNE_DEFAULT, VKFFTGO_LUT_DEFAULT, 0, 0, 0, 0, 0, { 0, 0, 0, 0 }, 0, 0 }
 
 #ifndef VKFFTGO_NO_PROTOTYPES
 /* Builds a plan: compiles the kernels and allocates the device buffers every later

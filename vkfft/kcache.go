@@ -315,7 +315,7 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("rank", len(l.cfg.Shape))
 	kv("shape", fmt.Sprint(l.cfg.Shape))
 	kv("batch", l.cfg.Batch)
-	kv("kind", int(l.kind))
+	kv("kind", int(l.vkKind())) // a FullSpectrum plan runs the kernels of its VkFFT kind
 	kv("double", l.double)
 	kv("normalize", l.cfg.Norm == NormBackward)
 	kv("use_lut", p.useLUT)
@@ -329,8 +329,8 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("shared_memory", l.cfg.Tuning.SharedMemory)
 	kv("bluestein_size", l.cfg.Tuning.BluesteinSize)
 	kv("out_of_place", p.outOfPlace)
-	kv("complex_bytes", l.complexBytes)
-	kv("real_bytes", l.realBytes)
+	kv("complex_bytes", l.bufBytes)
+	kv("real_bytes", l.vkRealBytes())
 	layoutKey(kv, l)
 	if p.stages != (engine.StageParams{}) {
 		kv("stages", p.stages.Key())

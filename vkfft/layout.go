@@ -501,6 +501,7 @@ type layoutKeyPart struct {
 	sel         uint8 // bit i: axis i is transformed
 	storage     int8
 	realInPlace bool
+	full        bool // FullSpectrum
 	strided     bool
 	strides     uint64 // FNV-1a of InStrides and OutStrides
 }
@@ -508,7 +509,7 @@ type layoutKeyPart struct {
 // layoutKeyOf builds cfg's layoutKeyPart, or reports false when cfg's axes or strides
 // cannot be valid (validate then names the problem).
 func layoutKeyOf(cfg Config) (layoutKeyPart, bool) {
-	k := layoutKeyPart{storage: int8(cfg.Storage), realInPlace: cfg.RealInPlace}
+	k := layoutKeyPart{storage: int8(cfg.Storage), realInPlace: cfg.RealInPlace, full: cfg.FullSpectrum}
 	if cfg.Storage != Storage(k.storage) {
 		return k, false
 	}

@@ -33,7 +33,7 @@ type plan struct {
 	h       engine.Plan   // nil once closed
 	st      engine.Status // C memory for the hot path's error reports
 	l       layout
-	buf     uint64 // complex data, l.complexBytes
+	buf     uint64 // complex data, l.bufBytes
 	realBuf uint64 // real data (R2C), l.realBytes
 	binary  []byte // compiled kernels, when asked to keep them
 	tuned   TuneResult
@@ -43,6 +43,8 @@ type plan struct {
 	oop       engine.Plan
 	oopFailed bool
 	oopTuning *Tuning // its own tuning when the tuner measured one (else the plan's)
+
+	full *fullExt // FullSpectrum: the companion kernels and the whole spectrum
 
 	// the host round trips, forward and inverse, as the C transfer layer runs them; the
 	// C plan also orders its work across queues itself
@@ -71,12 +73,12 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			d.info.Name))
 	}
 	p := &plan{dev: d, l: l}
-	if p.buf, err = d.alloc(l.complexBytes); err != nil {
+	if p.buf, err = d.alloc(l.bufBytes); err != nil {
 		return nil, opError("new plan", err)
 	}
 	if l.realBytes > 0 { // R2C's real data; the input side of strided plans
 		if p.realBuf, err = d.alloc(l.realBytes); err != nil {
-			d.free(p.buf, l.complexBytes)
+			d.free(p.buf, l.bufBytes)
 			return nil, opError("new plan", err)
 		}
 	}
@@ -102,6 +104,14 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			p.h, p.binary, err = planCreateCached(h, &d.info, &params)
 		}
 		if err != nil {
+			p.freeBuffers()
+			return nil, opError("new plan", err)
+		}
+	}
+	if l.full != fullNone {
+		if err = p.attachFull(h); err != nil {
+			engine.PlanDestroy(p.h)
+			p.freeFull()
 			p.freeBuffers()
 			return nil, opError("new plan", err)
 		}
@@ -143,7 +153,7 @@ func lutSetting(l layout) int {
 }
 
 func (p *plan) freeBuffers() {
-	p.dev.free(p.buf, p.l.complexBytes)
+	p.dev.free(p.buf, p.l.bufBytes)
 	p.dev.free(p.realBuf, p.l.realBytes)
 	p.buf, p.realBuf = 0, 0
 }
@@ -161,6 +171,7 @@ func (p *plan) release() {
 		engine.PlanDestroy(p.oop)
 		p.oop = nil
 	}
+	p.freeFull()
 	p.freeBuffers()
 	engine.FreeStatus(p.st)
 	p.st = nil
@@ -255,8 +266,16 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 		mem[i] = b.m
 	}
 	if err == nil {
-		h, real, from := p.routeOutOfPlace(mem[1], mem[2])
-		err = engine.PlanRunDevice(h, p.st, inverse, mem[0], real, from, 0)
+		if p.l.full != fullNone { // real and whole-spectrum sides, as the direction says
+			out, in := mem[0], mem[1]
+			if inverse {
+				out, in = in, out
+			}
+			err = engine.PlanRunOutIn(p.h, p.st, inverse, out, in)
+		} else {
+			h, real, from := p.routeOutOfPlace(mem[1], mem[2])
+			err = engine.PlanRunDevice(h, p.st, inverse, mem[0], real, from, 0)
+		}
 		if err != nil {
 			err = opError(op, err)
 		}

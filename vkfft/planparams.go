@@ -36,9 +36,9 @@ func (p *planParams) engineParams() engine.PlanParams {
 		},
 		OutOfPlace:  p.outOfPlace,
 		Buffer:      p.buffer,
-		BufferBytes: l.complexBytes,
+		BufferBytes: l.bufBytes,
 		RealBuffer:  p.realBuffer,
-		RealBytes:   l.realBytes,
+		RealBytes:   l.vkRealBytes(),
 		LoadBlob:    p.loadBlob,
 		Save:        p.save,
 		VkDim:       l.vk.dim,
@@ -48,7 +48,7 @@ func (p *planParams) engineParams() engine.PlanParams {
 		RealInPlace: l.cfg.RealInPlace,
 		Stages:      p.stages,
 	}
-	switch l.kind {
+	switch l.vkKind() {
 	case kindR2C:
 		ep.Kind = engine.KindR2C
 	case kindR2R:

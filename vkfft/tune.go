@@ -276,6 +276,11 @@ func (p *plan) resolveTuning(h engine.Device, opt planOptions) error {
 	if mode == TuneOff || len(opt.loadBlob) > 0 || !tunable(l) {
 		return nil
 	}
+	if l.full != fullNone && (mode == TuneMeasure || mode == TuneRefresh) {
+		// the tuner measures plain plans; a FullSpectrum plan runs the kernels of one (its
+		// key is that plan's, kcacheKey), so it takes that plan's stored tuning or prior
+		mode = TuneCached
+	}
 	key := tuneKey(&p.dev.info, l)
 	if mode != TuneRefresh {
 		if rec, ok := tuneLookup(key); ok {

@@ -185,6 +185,18 @@ func PlanOwnBytes(_ Plan) (_ int64) { return }
 // PlanRecordings is a stub: this build has no cgo.
 func PlanRecordings(_ Plan) (_ uint64) { return }
 
+// PlanSetFull is a stub: this build has no cgo.
+func PlanSetFull(_ Plan, _ *FullParams) (err error) {
+	err = ErrNoBackend
+	return
+}
+
+// PlanRunOutIn is a stub: this build has no cgo.
+func PlanRunOutIn(_ Plan, _ Status, _ bool, _ uint64, _ uint64) (err error) {
+	err = ErrNoBackend
+	return
+}
+
 // Register is a stub: this build has no cgo.
 func Register(_ unsafe.Pointer) {}
 
