@@ -149,13 +149,13 @@ const (
 // kernels, its buffer (Expand: the whole spectrum; Widen: the real data) and the
 // geometry the kernels walk.
 type FullParams struct {
-	Mode           int
+	Mode             int
 	ToFull, FromFull Kernel
-	Buffer         uint64
-	Bytes          int64
-	Batch          int
-	Dims           [3]int // row-major, leading 1s below rank 4 (Expand)
-	N              int    // the halved axis (Expand)
-	Mirror         uint64 // bit i: Dims[i] is transformed (Expand)
-	Count          int    // reals in all batches (Widen)
+	Buffer           uint64
+	Bytes            int64
+	Batch            int
+	Dims             [3]int // row-major, leading 1s below rank 4 (Expand)
+	N                int    // the halved axis (Expand)
+	Mirror           uint64 // bit i: Dims[i] is transformed (Expand)
+	Count            int    // reals in all batches (Widen)
 }
