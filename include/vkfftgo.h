@@ -520,6 +520,11 @@ vkfftgo_status vkfftgo_kernel_cache_clear(int64_t *removed);
  * phase correlation divides each product by its magnitude. */
 typedef struct vkfftgo_convolution vkfftgo_convolution;
 enum { VKFFTGO_CONVOLVE = 0, VKFFTGO_CORRELATE = 1, VKFFTGO_PHASE_CORRELATE = 2 };
+/* boundary: what a linear convolution (kernel_shape) takes beyond the data — zeros
+ * (scipy's "same"), the nearest edge value (ITK's ZeroFluxNeumannBoundaryCondition) or
+ * the data repeated (ITK's PeriodicBoundaryCondition); the padding is filled on the
+ * device */
+enum { VKFFTGO_BOUNDARY_ZERO = 0, VKFFTGO_BOUNDARY_REPLICATE = 1, VKFFTGO_BOUNDARY_PERIODIC = 2 };
 typedef struct vkfftgo_convolution_desc {
 	uint32_t size;      /* sizeof(vkfftgo_convolution_desc); set by VKFFTGO_CONVOLUTION_DESC_INIT */
 	int32_t mode;       /* VKFFTGO_CONVOLVE (default), VKFFTGO_CORRELATE, VKFFTGO_PHASE_CORRELATE */
@@ -533,7 +538,7 @@ typedef struct vkfftgo_convolution_desc {
 	int32_t features;   /* components per point, 0 means 1 */
 	int32_t matrix;     /* 2 or 3: matrix-vector convolution; 0 none */
 	int32_t kernels;    /* kernels applied to every item, 0 means 1 */
-	int32_t reserved;
+	int32_t boundary;   /* VKFFTGO_BOUNDARY_* (default zero); linear convolution only */
 } vkfftgo_convolution_desc;
 #define VKFFTGO_CONVOLUTION_DESC_INIT                                                       \
 	{ (uint32_t)sizeof(vkfftgo_convolution_desc), VKFFTGO_CONVOLVE, VKFFTGO_C2C, VKFFTGO_SINGLE, \

@@ -246,7 +246,7 @@ func PlanRunIO(_ Plan, _ Status, _ bool, _ uint64, _ uint64, _ uint64, _ bool) (
 }
 
 // ConvPadNew is a stub: this build has no cgo.
-func ConvPadNew(_ Kernel, _ Kernel, _ int, _ [3]int, _ [3]int, _ uint64) (_ ConvPad) { return }
+func ConvPadNew(_ Kernel, _ Kernel, _ int, _ [3]int, _ [3]int, _ uint64, _ int) (_ ConvPad) { return }
 
 // ConvPadFree is a stub: this build has no cgo.
 func ConvPadFree(_ ConvPad) {}

@@ -98,6 +98,13 @@ type StageParams struct {
 	FuseWindow, FuseOut           uint64
 }
 
+// What a zero-padded convolution's padding holds beyond the data (VKG_BOUNDARY_*).
+const (
+	BoundaryZero      = 0
+	BoundaryReplicate = 1
+	BoundaryPeriodic  = 2
+)
+
 // Convolution stages (VKG_CONV_*).
 const (
 	ConvKernel = 1

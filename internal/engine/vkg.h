@@ -241,7 +241,12 @@ typedef struct vkg_conv_pad {
 	vkg_kernel *pad, *crop;
 	uint64_t comps, m[3], p[3]; /* row-major, leading axes 1 below rank 3 */
 	vkg_mem io;
+	uint64_t boundary; /* what the pad kernel puts beyond the data: VKG_BOUNDARY_* */
 } vkg_conv_pad;
+/* The values beyond the data in a zero-padded convolution's padding: the positions past
+ * the data's end stand for those after it, the rest (up to p) for those before its start,
+ * split halfway; they take zeros, the nearest edge value, or the periodic continuation. */
+enum { VKG_BOUNDARY_ZERO = 0, VKG_BOUNDARY_REPLICATE = 1, VKG_BOUNDARY_PERIODIC = 2 };
 int vkg_plan_run_items(vkg_plan *plan, uint64_t queue, vkg_mem in, vkg_mem out, uint64_t items, uint64_t in_step,
 		       uint64_t out_step, vkg_status *st);
 int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, vkg_mem copy_from, vkg_mem in,
