@@ -93,7 +93,7 @@ struct FFTImageFilterTraits<VkComplexToComplex1DFFTImageFilter>
   using InputPixelType = std::complex<TUnderlying>;
   template <typename TUnderlying>
   using OutputPixelType = std::complex<TUnderlying>;
-  using FilterDimensions = std::integer_sequence<unsigned int, 4, 3, 2, 1>;
+  using FilterDimensions = std::integer_sequence<unsigned int, 3, 2, 1>;
 };
 
 } // namespace itk

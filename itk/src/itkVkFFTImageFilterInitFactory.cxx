@@ -8,6 +8,8 @@
 
 #include "itkVkComplexToComplex1DFFTImageFilter.h"
 #include "itkVkComplexToComplexFFTImageFilter.h"
+#include "itkVkFFTConvolutionImageFilter.h"
+#include "itkVkFFTNormalizedCorrelationImageFilter.h"
 #include "itkVkForward1DFFTImageFilter.h"
 #include "itkVkForwardFFTImageFilter.h"
 #include "itkVkHalfHermitianToRealInverseFFTImageFilter.h"
@@ -57,6 +59,8 @@ protected:
     AddFFT<VkForward1DFFTImageFilter>();
     AddFFT<VkInverse1DFFTImageFilter>();
     AddFFT<VkComplexToComplex1DFFTImageFilter>();
+    AddConvolutions<float>(std::integer_sequence<unsigned int, 3, 2, 1>{});
+    AddConvolutions<double>(std::integer_sequence<unsigned int, 3, 2, 1>{});
   }
 
 private:
@@ -87,6 +91,19 @@ private:
     AddFFTDims<TFFT, double>(typename FFTImageFilterTraits<TFFT>::FilterDimensions{});
   }
 
+  /** FFTConvolutionImageFilter<I, I, I, double> and FFTNormalizedCorrelationImageFilter
+   * <I, I> for images I of TPixel: the types ITK's defaults give. */
+  template <typename TPixel, unsigned int... D>
+  void
+  AddConvolutions(std::integer_sequence<unsigned int, D...>)
+  {
+    int expand[] = { 0,
+                     (Add<VkFFTConvolutionImageFilter<Image<TPixel, D>>>("Vk FFT Convolution Override"),
+                      Add<VkFFTNormalizedCorrelationImageFilter<Image<TPixel, D>, Image<TPixel, D>>>(
+                        "Vk FFT Normalized Correlation Override"),
+                      0)... };
+    (void)expand;
+  }
 };
 } // namespace
 
