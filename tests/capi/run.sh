@@ -100,6 +100,13 @@ step "whole-spectrum real plans from C (full.c): the half spectrum expanded and 
 gcc -std=c99 "${CWARN[@]}" "$here/full.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/full"
 VKFFTGO_CACHE_DIR="$tmp/kc-full" "$tmp/full"
 
+step "dlopen after start-up (Python's ctypes, ITK_AUTOLOAD_PATH): the static TLS fits, every call works"
+tls=$(readelf -lW "$lib" | awk '$1 == "TLS" { print strtonum($6) }')
+[ -n "$tls" ] && [ "$tls" -le 512 ] || die "the library's TLS segment is ${tls:-?} bytes: dlopen after start-up needs it small (capi/threadstate.c)"
+echo "   TLS segment: $tls bytes"
+gcc -std=c99 "${CWARN[@]}" -D_GNU_SOURCE -pthread -I"$build/include" "$here/dlopen.c" -ldl -lm -o "$tmp/dlopen"
+VKFFTGO_CACHE_DIR="$tmp/kc-dlopen" "$tmp/dlopen" "$build/lib/libvkfftgo.so.0"
+
 step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"
