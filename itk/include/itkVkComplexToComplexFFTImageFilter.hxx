@@ -49,10 +49,7 @@ VkComplexToComplexFFTImageFilter<TInputImage, TOutputImage>::GenerateData()
     VkFFTRecordFallback(this, m_VkState, "VkFFT transforms up to 4 dimensions, the image has " +
                                             std::to_string(ImageDimension));
   }
-  using Fallback = VkFFTDefaultComplexToComplex<TInputImage, RealType>;
-  auto fallback = Fallback::New();
-  fallback->SetTransformDirection(this->GetTransformDirection());
-  VkFFTRunFallback(this, fallback.GetPointer());
+  VkFFTRunComplexToComplexFallback<TInputImage, RealType>(this, this->GetTransformDirection());
 }
 
 template <typename TInputImage, typename TOutputImage>

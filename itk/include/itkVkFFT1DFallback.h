@@ -43,15 +43,9 @@ Transform(std::vector<std::complex<T>> & line, bool inverse)
   const SizeValueType n = line.size();
   if (Smooth235(n))
   {
+    // vnl's sign argument is the exponent's (its "fwd_transform" is e^{+2πijk/n})
     vnl_fft_1d<T> fft(static_cast<int>(n));
-    if (inverse)
-    {
-      fft.bwd_transform(line);
-    }
-    else
-    {
-      fft.fwd_transform(line);
-    }
+    fft.transform(line.data(), inverse ? +1 : -1);
     return;
   }
   std::vector<std::complex<T>> out(n);
