@@ -140,6 +140,20 @@ public:
   static bool
   GetDeviceMemoryStats(uint64_t id, vkfftgo_mem_stats & stats);
 
+  /** The time this process's Vk filters spent in libvkfftgo's per-call functions (host
+   * transfers and the device's work: vkfftgo_execute, vkfftgo_convolution_apply), and
+   * how many calls: a filter's Update minus the difference is ITK's own work. */
+  struct DeviceTime
+  {
+    uint64_t calls{ 0 };
+    double   milliseconds{ 0 };
+  };
+  static DeviceTime
+  GetDeviceTime();
+  /** Adds one call of ms to GetDeviceTime (VkConvolution's too). */
+  static void
+  AddDeviceTime(double ms);
+
 private:
   VkFFTResult
   Fail(VkFFTResult status, const std::string & why);

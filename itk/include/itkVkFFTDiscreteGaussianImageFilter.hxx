@@ -14,7 +14,7 @@ std::vector<std::vector<double>>
 VkFFTDiscreteGaussianImageFilter<TInputImage, TOutputImage>::Coefficients() const
 {
   std::vector<std::vector<double>> coef(ImageDimension, std::vector<double>{ 1.0 });
-  const unsigned int               dims = std::min(this->GetFilterDimensionality(), ImageDimension);
+  const unsigned int               dims = std::min(this->GetFilterDimensionality(), unsigned{ ImageDimension });
   const InputImageType *           input = this->GetInput();
   for (unsigned int d = 0; d < dims; ++d)
   {

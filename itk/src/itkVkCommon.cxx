@@ -3,6 +3,8 @@
  *=========================================================================*/
 #include "itkVkCommon.h"
 
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -33,6 +35,9 @@ Devices()
   static auto * devices = new std::map<uint64_t, DeviceEntry>; // never destroyed: see above
   return *devices;
 }
+
+std::atomic<uint64_t> g_DeviceCalls{ 0 };
+std::atomic<uint64_t> g_DeviceNanoseconds{ 0 };
 
 std::string
 LastError(const char * what, vkfftgo_status status)
@@ -177,6 +182,22 @@ VkCommon::GetDeviceMemoryStats(uint64_t id, vkfftgo_mem_stats & stats)
   return vkfftgo_device_mem_stats(d, &stats) == VKFFTGO_SUCCESS;
 }
 
+VkCommon::DeviceTime
+VkCommon::GetDeviceTime()
+{
+  DeviceTime t;
+  t.calls = g_DeviceCalls.load();
+  t.milliseconds = static_cast<double>(g_DeviceNanoseconds.load()) * 1e-6;
+  return t;
+}
+
+void
+VkCommon::AddDeviceTime(double ms)
+{
+  g_DeviceCalls.fetch_add(1);
+  g_DeviceNanoseconds.fetch_add(static_cast<uint64_t>(ms * 1e6));
+}
+
 VkFFTResult
 VkCommon::ReleaseBackend()
 {
@@ -220,8 +241,10 @@ VkCommon::Run(const VkGPU & vkGPU, const VkParameters & p)
     m_PlanShape = p;
   }
   const int            direction = p.I == DirectionEnum::INVERSE ? VKFFTGO_INVERSE : VKFFTGO_FORWARD;
+  const auto           t0 = std::chrono::steady_clock::now();
   const vkfftgo_status st = vkfftgo_execute(m_Plan, direction, p.outputCPUBuffer, p.outputBufferBytes,
                                             p.inputCPUBuffer, p.inputBufferBytes);
+  AddDeviceTime(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   if (st != VKFFTGO_SUCCESS)
   {
     return Fail(st, LastError("vkfftgo_execute", st));

@@ -3,6 +3,7 @@
  *=========================================================================*/
 #include "itkVkConvolution.h"
 
+#include <chrono>
 #include <sstream>
 
 namespace itk
@@ -89,7 +90,9 @@ VkConvolution::Apply(uint64_t         deviceID,
     m_KernelStamp = kernelStamp;
     m_DeviceID = deviceID;
   }
+  const auto           t0 = std::chrono::steady_clock::now();
   const vkfftgo_status st = vkfftgo_convolution_apply(m_Convolution, out, outBytes, in, inBytes);
+  VkCommon::AddDeviceTime(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   if (st != VKFFTGO_SUCCESS)
   {
     return fail(st, "vkfftgo_convolution_apply");
