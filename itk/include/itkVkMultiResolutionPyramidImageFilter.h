@@ -9,6 +9,8 @@
 #include "itkVector.h"
 #include "itkVkFFTDiscreteGaussianImageFilter.h"
 
+#include <vector>
+
 namespace itk
 {
 /** \class VkMultiResolutionPyramidImageFilter
@@ -106,7 +108,8 @@ private:
   float                                 m_MetricThreshold{ 8.0f };
   unsigned int                          m_LevelsBlurredByFFT{ 0 };
   typename SpatialSmootherType::Pointer m_SpatialSmoother{ SpatialSmootherType::New() };
-  typename FFTSmootherType::Pointer     m_FFTSmoother{ FFTSmootherType::New() };
+  // one per level: each keeps its kernel's spectrum on the device between Updates
+  std::vector<typename FFTSmootherType::Pointer> m_FFTSmoothers;
 };
 } // namespace itk
 

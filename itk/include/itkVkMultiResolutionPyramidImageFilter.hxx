@@ -45,6 +45,10 @@ VkMultiResolutionPyramidImageFilter<TInputImage, TOutputImage>::GenerateData()
   }
 
   m_LevelsBlurredByFFT = 0;
+  while (m_FFTSmoothers.size() < this->m_NumberOfLevels)
+  {
+    m_FFTSmoothers.push_back(FFTSmootherType::New());
+  }
   for (unsigned int ilevel = 0; ilevel < this->m_NumberOfLevels; ++ilevel)
   {
     this->UpdateProgress(static_cast<float>(ilevel) / static_cast<float>(this->m_NumberOfLevels));
@@ -70,7 +74,7 @@ VkMultiResolutionPyramidImageFilter<TInputImage, TOutputImage>::GenerateData()
     BaseSmootherType * smoother = m_SpatialSmoother;
     if (this->GetUseFFT(this->GetKernelRadius(ilevel)))
     {
-      smoother = m_FFTSmoother;
+      smoother = m_FFTSmoothers[ilevel];
       ++m_LevelsBlurredByFFT;
     }
     smoother->SetUseImageSpacing(false);

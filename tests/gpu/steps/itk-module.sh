@@ -25,7 +25,7 @@ itkmod_step() {
 	fi
 	LD_LIBRARY_PATH=$lib ldd "$F/bin/itk_vk_bench" | grep 'not found' && echo "itk-module: MISSING LIBRARIES (above)"
 	# no FFTW wisdom files in this machine's home; the module's filters are used directly
-	local run=(env "LD_LIBRARY_PATH=$lib" ITK_FFTW_READ_WISDOM_CACHE=n ITK_FFTW_WRITE_WISDOM_CACHE=n -u ITK_AUTOLOAD_PATH
+	local run=(env -u ITK_AUTOLOAD_PATH "LD_LIBRARY_PATH=$lib" ITK_FFTW_READ_WISDOM_CACHE=n ITK_FFTW_WRITE_WISDOM_CACHE=n
 		"$F/bin/itk_vk_bench")
 	step itkmod-fft 600 "${run[@]}" fft "$n" "$reps"
 	step itkmod-gaussian 600 "${run[@]}" gaussian "$n" "$reps" 4
@@ -39,8 +39,14 @@ itkmod_step() {
 itkmod_summary() {
 	echo "itk-module step: $( (nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null || echo no nvidia-smi) | head -n1), $(nproc) host threads"
 	echo "per Update, median (ms); ITK = its default (FFTW on all cores / spatial Gaussian); split: transfer + gpu + ITK's own work"
+	local f lines
 	for f in itkmod-fft itkmod-gaussian itkmod-conv itkmod-pyramid; do
-		grep -h '^RESULT\|^INFO' "$f.log" 2>/dev/null | sed 's/^RESULT /   /; s/^INFO /   (info) /' || echo "   $f: no result (see $f.log)"
+		lines=$(grep -h '^RESULT\|^INFO' "$f.log" 2>/dev/null)
+		if [ -n "$lines" ]; then
+			sed 's/^RESULT /   /; s/^INFO /   (info) /' <<<"$lines"
+		else
+			echo "   $f: no result (see $f.log)"
+		fi
 	done
 }
 
