@@ -23,7 +23,6 @@ typedef struct vkg_vk_queue vkg_vk_queue;
 VKG_BACKEND_REQUIRED(VKG_VK_DECLARE)
 
 uint64_t vkg_vk_max_binding(const vkg_device *dev);
-int vkg_vk_fail(vkg_status *st, VkResult r, const char *what);
 int64_t vkg_vk_live_buffers(vkg_device *dev);
 int64_t vkg_vk_pinned_copies(vkg_device *dev);
 uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev);
