@@ -332,7 +332,9 @@ vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t
  * built on the first such call, as fast as in place), leaving in unchanged.
  * Sizes must be exactly the plan's (see vkfftgo_plan_bytes). The work is only queued:
  * vkfftgo_buffer_download or vkfftgo_device_sync waits for it. An R2C inverse with more
- * than one axis uses in as scratch space. */
+ * than one axis uses in as scratch space; one of a batch of 1-D lines clears the
+ * imaginary parts of in's bins 0 and n/2, which it ignores as FFTW does (any R2C inverse
+ * computes FFTW's c2r of in, Hermitian or not). */
 vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo_buffer *out,
 				      vkfftgo_buffer *in);
 

@@ -181,8 +181,10 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
-	outOfPlace         bool        // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
-	stages             stageParams // convolution, separate buffers, fused stages (stages.go)
+	outOfPlace         bool         // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
+	stages             stageParams  // convolution, separate buffers, fused stages (stages.go)
+	herm               kernelHandle // the C2R projection kernel (herm.go); not part of any key
+	hermWhy            string       // why herm is nil where the plan needs it
 }
 
 func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
@@ -233,6 +235,12 @@ func planCreate(h deviceHandle, p *planParams) (planHandle, error) {
 		cp.save = 1
 	}
 	setLayoutParams(&cp, l)
+	cp.hermitian = p.herm
+	if p.hermWhy != "" {
+		why := C.CString(p.hermWhy) // copied at creation
+		defer C.free(unsafe.Pointer(why))
+		cp.hermitian_why = why
+	}
 	defer fillStages(&cp.stages, &p.stages)()
 	var ph *C.vkg_plan
 	err := withStatus(func(st status) C.int { return C.vkg_plan_create(h, &cp, &ph, st) })

@@ -116,7 +116,8 @@ func (p *RealPlan[R, C]) ForwardPtr(dst, src, stream uintptr) error {
 
 // InversePtr enqueues the complex-to-real transform of device memory src (ComplexLen
 // complex elements) into dst (RealLen real elements) on stream. For more than one axis
-// VkFFT uses src as scratch space: its contents are undefined afterwards.
+// VkFFT uses src as scratch space: its contents are undefined afterwards (a batch of
+// 1-D lines only loses the imaginary parts of bins 0 and n/2; see InverseBuffer).
 func (p *RealPlan[R, C]) InversePtr(dst, src, stream uintptr) error {
 	return p.p.runPtr(true, src, dst, 0, stream)
 }

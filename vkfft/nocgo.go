@@ -21,8 +21,10 @@ type planParams struct {
 	buffer, realBuffer uint64
 	loadBlob           []byte
 	save               bool
-	outOfPlace         bool        // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
-	stages             stageParams // convolution, separate buffers, fused stages (stages.go)
+	outOfPlace         bool         // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
+	stages             stageParams  // convolution, separate buffers, fused stages (stages.go)
+	herm               kernelHandle // the C2R projection kernel (herm.go); not part of any key
+	hermWhy            string       // why herm is nil where the plan needs it
 }
 
 func vkfftVersion() int                                        { return VkFFTVersion }

@@ -185,3 +185,10 @@ int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint
 	r = cuLaunchKernel(k->f, (unsigned)groups[0], (unsigned)groups[1], 1, local, 1, 1, 0, s, params, NULL);
 	return r == CUDA_SUCCESS ? VKG_OK : cu_err(st, r, "cuLaunchKernel (companion kernel)");
 }
+
+void vkg_kernel_binding_limits(vkg_device *dev, uint64_t *max_bytes, uint64_t *align)
+{
+	(void)dev;
+	*max_bytes = UINT64_MAX;
+	*align = 1;
+}

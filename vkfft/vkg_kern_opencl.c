@@ -7,6 +7,7 @@
 #endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@
 
 struct vkg_kernel {
 	cl_kernel k;
+	/* a cl_kernel holds its arguments between clSetKernelArg and the enqueue: one launch
+	 * at a time (a module, such as the C2R projection's, may serve many plans) */
+	pthread_mutex_t mu;
 	char name[64];
 };
 
@@ -106,8 +110,10 @@ void vkg_module_destroy(vkg_module *m)
 	int i;
 	if (!m)
 		return;
-	for (i = 0; i < m->nkernels; i++)
+	for (i = 0; i < m->nkernels; i++) {
 		clReleaseKernel(m->kernels[i].k);
+		pthread_mutex_destroy(&m->kernels[i].mu);
+	}
 	clReleaseProgram(m->prog);
 	free(m);
 }
@@ -128,6 +134,7 @@ int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_sta
 	k->k = clCreateKernel(m->prog, name, &err);
 	if (!k->k)
 		return kern_fail(st, err, "clCreateKernel");
+	pthread_mutex_init(&k->mu, NULL);
 	strcpy(k->name, name);
 	m->nkernels++;
 	*out = k;
@@ -145,17 +152,28 @@ int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint
 
 	if (groups[0] == 0 || groups[1] == 0)
 		return VKG_OK;
-	for (i = 0; i < nargs; i++) {
-		err = clSetKernelArg(k->k, (cl_uint)i, args[i].size, args[i].ptr);
-		if (err != CL_SUCCESS)
-			return kern_fail(st, err, "clSetKernelArg");
-	}
 	vkg_device_native(dev, &nat);
 	q = queue ? (cl_command_queue)(uintptr_t)queue : *(cl_command_queue *)nat.queue;
 	lsize[0] = local;
 	lsize[1] = 1;
 	gsize[0] = (size_t)groups[0] * local;
 	gsize[1] = (size_t)groups[1];
+	pthread_mutex_lock(&k->mu);
+	for (i = 0; i < nargs; i++) {
+		err = clSetKernelArg(k->k, (cl_uint)i, args[i].size, args[i].ptr);
+		if (err != CL_SUCCESS) {
+			pthread_mutex_unlock(&k->mu);
+			return kern_fail(st, err, "clSetKernelArg");
+		}
+	}
 	err = clEnqueueNDRangeKernel(q, k->k, 2, NULL, gsize, lsize, 0, NULL, NULL);
+	pthread_mutex_unlock(&k->mu);
 	return err == CL_SUCCESS ? VKG_OK : kern_fail(st, err, "clEnqueueNDRangeKernel");
+}
+
+void vkg_kernel_binding_limits(vkg_device *dev, uint64_t *max_bytes, uint64_t *align)
+{
+	(void)dev;
+	*max_bytes = UINT64_MAX;
+	*align = 1;
 }

@@ -65,6 +65,16 @@ int vkg_vk_cmd_scale(vkg_device *dev, VkCommandBuffer cb, VkBuffer mem, uint64_t
 		     double factor, vkg_status *st);
 /* A full memory barrier between the commands before and after it in cb. */
 void vkg_vk_cmd_barrier(VkCommandBuffer cb);
+/* A view of a buffer argument of a companion kernel: bytes [offset, offset+range); the
+ * offset is a multiple of minStorageBufferOffsetAlignment. */
+typedef struct vkg_vk_window {
+	uint64_t offset, range;
+} vkg_vk_window;
+/* Records a launch of companion kernel k into cb (any command buffer, primary or
+ * secondary) by push descriptors; win gives one view per buffer argument, in order, or
+ * is NULL for whole buffers (vkg_kern_vulkan.c). */
+int vkg_vk_kernel_record(vkg_device *dev, VkCommandBuffer cb, vkg_kernel *k, const uint64_t groups[2],
+			 uint32_t local, int nargs, const vkg_arg *args, const vkg_vk_window *win, vkg_status *st);
 
 int vkg_vk_fail(vkg_status *st, VkResult r, const char *what);
 
