@@ -73,16 +73,76 @@ static int axes_of(const vkg_plan_params *p, herm_axis ax[5], uint64_t *half, ui
 	return na;
 }
 
+/* The projection's shape: up to three inner axes and the outer one, as the kernel walks
+ * them. */
+typedef struct herm_geom {
+	herm_axis in[3], out;
+	uint64_t nyq, planes;
+	uint64_t inner;  /* work-items per outer slice */
+	uint64_t foot;   /* elements one outer slice spans */
+	uint64_t jcount; /* outer slices the launches cover: a mirrored axis' half, with its middle */
+	uint64_t esz, span;
+} herm_geom;
+
+/* fill_launch describes the launch over outer slices [j, j+c) into l; whole: both views
+ * are the whole buffer, else each its window of the slices it reaches. */
+static void fill_launch(const herm_geom *g, uint64_t j, uint64_t c, int whole, uint64_t align, vkg_herm_launch *l)
+{
+	uint64_t esz = g->esz, s = g->out.stride, jb, a0, b0, len;
+	int i;
+	/* a mirrored run [j, j+c) pairs with (n-j-c, n-j]; slice 0 is its own mirror */
+	jb = g->out.mirror && j > 0 ? g->out.n - (j + c - 1) : j;
+	if (whole) {
+		a0 = b0 = 0;
+		l->a_bytes = l->b_bytes = g->span;
+	} else { /* aligned down: the kernel subtracts these offsets from its indices */
+		len = ((c - 1) * s + g->foot) * esz;
+		a0 = j * s * esz / align * align;
+		b0 = jb * s * esz / align * align;
+		l->a_bytes = len + (j * s * esz - a0);
+		l->b_bytes = len + (jb * s * esz - b0);
+		if (a0 + l->a_bytes > g->span)
+			l->a_bytes = g->span - a0;
+		if (b0 + l->b_bytes > g->span)
+			l->b_bytes = g->span - b0;
+	}
+	l->a_off = a0;
+	l->b_off = b0;
+	memset(l->arg, 0, sizeof l->arg);
+	l->arg[VKG_HERM_COUNT] = g->inner * c;
+	l->arg[VKG_HERM_NYQ] = g->nyq;
+	for (i = 0; i < 3; i++) {
+		l->arg[VKG_HERM_N1 + i] = g->in[i].n;
+		l->arg[VKG_HERM_S1 + i] = g->in[i].stride;
+		l->arg[VKG_HERM_MIRROR] |= (uint64_t)(g->in[i].mirror != 0) << i;
+	}
+	l->arg[VKG_HERM_MIRROR] |= (uint64_t)(g->out.mirror != 0) << 3;
+	l->arg[VKG_HERM_NOUT] = g->out.n;
+	l->arg[VKG_HERM_SOUT] = s;
+	l->arg[VKG_HERM_J0] = j;
+	l->arg[VKG_HERM_AOFF] = a0 / esz;
+	l->arg[VKG_HERM_BOFF] = b0 / esz;
+	l->groups = (g->inner * c + VKG_HERM_LOCAL - 1) / VKG_HERM_LOCAL;
+}
+
+/* run_length is how many outer slices the launch starting at slice j takes. */
+static uint64_t run_length(const herm_geom *g, uint64_t j, uint64_t cap)
+{
+	uint64_t c = g->out.mirror && j == 0 && cap < g->jcount ? 1 : cap;
+	return c < g->jcount - j ? c : g->jcount - j;
+}
+
 int vkg_herm_init(vkg_herm *h, vkg_device *dev, const vkg_plan_params *p, vkg_status *st)
 {
-	herm_axis ax[5], in[3], out;
-	uint64_t half, nyq, esz, span, max_bytes, align, planes, inner = 1, foot, jcount, cap;
-	int na, nin = 0, i, more = 0, nl;
+	herm_axis ax[5];
+	herm_geom g = {0};
+	uint64_t half, max_bytes, align, cap, j, n;
+	int na, nin = 0, i, more = 0, whole;
 
 	memset(h, 0, sizeof *h);
 	if (p->kind != VKG_R2C)
 		return VKG_OK;
-	na = axes_of(p, ax, &half, &nyq);
+	na = axes_of(p, ax, &half, &g.nyq);
 	for (i = 0; i < na; i++)
 		more |= ax[i].n > 1 || ax[i].mirror;
 	if (!more)
@@ -97,101 +157,57 @@ int vkg_herm_init(vkg_herm *h, vkg_device *dev, const vkg_plan_params *p, vkg_st
 	}
 	/* axes of one point change no offset (a point is its own mirror); the last axis left
 	 * is the outer one */
-	out = (herm_axis){1, 0, 0};
+	g.out = (herm_axis){1, 0, 0};
 	for (i = 0; i < na; i++) {
 		if (ax[i].n <= 1)
 			continue;
-		if (out.n > 1) {
+		if (g.out.n > 1) {
 			if (nin == 3)
 				return herm_refuse(h, "%d axes besides the last are more than the projection kernel takes", na);
-			in[nin++] = out;
+			g.in[nin++] = g.out;
 		}
-		out = ax[i];
+		g.out = ax[i];
 	}
 	for (i = nin; i < 3; i++)
-		in[i] = (herm_axis){1, 0, 0};
-	planes = nyq ? 2 : 1;
-	foot = nyq + 1; /* the elements one outer slice spans */
+		g.in[i] = (herm_axis){1, 0, 0};
+	g.planes = g.nyq ? 2 : 1;
+	g.inner = g.planes;
+	g.foot = g.nyq + 1;
 	for (i = 0; i < 3; i++) {
-		inner *= in[i].n;
-		foot += (in[i].n - 1) * in[i].stride;
+		g.inner *= g.in[i].n;
+		g.foot += (g.in[i].n - 1) * g.in[i].stride;
 	}
-	inner *= planes;
-	esz = p->storage == VKG_STORAGE_HALF ? 4 : p->double_precision ? 16 : 8;
-	span = p->buffer_bytes;
-	jcount = out.mirror ? out.n / 2 + 1 : out.n;
+	g.esz = p->storage == VKG_STORAGE_HALF ? 4 : p->double_precision ? 16 : 8;
+	g.span = p->buffer_bytes;
+	g.jcount = g.out.mirror ? g.out.n / 2 + 1 : g.out.n;
+
+	/* one launch where the whole buffer fits a window, else runs of outer slices */
 	vkg_kernel_binding_limits(dev, &max_bytes, &align);
 	if (align < 1)
 		align = 1;
 	if (window_limit && window_limit < max_bytes)
 		max_bytes = window_limit;
-
-	/* one launch where the whole buffer fits a window, else runs of outer slices */
-	if (span <= max_bytes) {
-		cap = jcount;
-	} else {
-		if (foot * esz + align > max_bytes)
-				return herm_refuse(h,
+	whole = g.span <= max_bytes;
+	cap = g.jcount;
+	if (!whole) {
+		if (g.foot * g.esz + align > max_bytes)
+			return herm_refuse(h,
 					   "one slice of the half spectrum spans %llu bytes, more than one kernel binding "
 					   "covers on this device (%llu)",
-					   (unsigned long long)(foot * esz), (unsigned long long)max_bytes);
-		cap = (max_bytes - align - foot * esz) / (out.stride * esz) + 1;
+					   (unsigned long long)(g.foot * g.esz), (unsigned long long)max_bytes);
+		if (g.out.stride)
+			cap = (max_bytes - align - g.foot * g.esz) / (g.out.stride * g.esz) + 1;
 	}
-	/* mirrored outer runs pair [j0, j1) with (n-j1, n-j0]: slice 0 (its own mirror) alone */
-	nl = 0;
-	{
-		uint64_t j = 0, n_launch = 0;
-		while (j < jcount) {
-			uint64_t c = out.mirror && j == 0 && cap < jcount ? 1 : cap;
-			j += c < jcount - j ? c : jcount - j;
-			n_launch++;
-		}
-		if (n_launch > 1u << 24)
-			return herm_refuse(h, "the C2R projection would take %llu launches (limit %llu)",
-					   (unsigned long long)n_launch, 1ull << 24);
-		h->launches = calloc(n_launch, sizeof *h->launches);
-		if (!h->launches)
-			return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
-	}
-	for (uint64_t j = 0; j < jcount;) {
-		vkg_herm_launch *l = &h->launches[nl++];
-		uint64_t c = out.mirror && j == 0 && cap < jcount ? 1 : cap, jb, a0, b0, len;
-		if (c > jcount - j)
-			c = jcount - j;
-		jb = out.mirror && j > 0 ? out.n - (j + c - 1) : j; /* the mirrored run's first slice */
-		if (span <= max_bytes) { /* both views are the whole buffer */
-			a0 = b0 = 0;
-			l->a_bytes = l->b_bytes = span;
-		} else { /* aligned down: the offsets below are what the kernel subtracts */
-			len = ((c - 1) * out.stride + foot) * esz;
-			a0 = j * out.stride * esz / align * align;
-			b0 = jb * out.stride * esz / align * align;
-			l->a_bytes = len + (j * out.stride * esz - a0);
-			l->b_bytes = len + (jb * out.stride * esz - b0);
-			if (a0 + l->a_bytes > span)
-				l->a_bytes = span - a0;
-			if (b0 + l->b_bytes > span)
-				l->b_bytes = span - b0;
-		}
-		l->a_off = a0;
-		l->b_off = b0;
-		l->arg[VKG_HERM_COUNT] = inner * c;
-		l->arg[VKG_HERM_NYQ] = nyq;
-		for (i = 0; i < 3; i++) {
-			l->arg[VKG_HERM_N1 + i] = in[i].n;
-			l->arg[VKG_HERM_S1 + i] = in[i].stride;
-			l->arg[VKG_HERM_MIRROR] |= (uint64_t)(in[i].mirror != 0) << i;
-		}
-		l->arg[VKG_HERM_MIRROR] |= (uint64_t)(out.mirror != 0) << 3;
-		l->arg[VKG_HERM_NOUT] = out.n;
-		l->arg[VKG_HERM_SOUT] = out.stride;
-		l->arg[VKG_HERM_J0] = j;
-		l->arg[VKG_HERM_AOFF] = a0 / esz;
-		l->arg[VKG_HERM_BOFF] = b0 / esz;
-		l->groups = (inner * c + VKG_HERM_LOCAL - 1) / VKG_HERM_LOCAL;
-		j += c;
-	}
-	h->nlaunches = nl;
+	for (j = 0, n = 0; j < g.jcount; j += run_length(&g, j, cap))
+		n++;
+	if (n > 1u << 24)
+		return herm_refuse(h, "the C2R projection would take %llu launches (limit %llu)", (unsigned long long)n,
+				   1ull << 24);
+	h->launches = calloc(n, sizeof *h->launches);
+	if (!h->launches)
+		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
+	for (j = 0; j < g.jcount; j += run_length(&g, j, cap))
+		fill_launch(&g, j, run_length(&g, j, cap), whole, align, &h->launches[h->nlaunches++]);
 	return VKG_OK;
 }
 
