@@ -262,16 +262,21 @@ func TestC2RHalfStorage(t *testing.T) {
 
 // Spectra larger than one kernel binding (Vulkan's maxStorageBufferRange) are projected
 // in windows of a few slices and their mirrors: forced here with a small window limit,
-// for a mirrored outer axis (even and odd lengths) and for a batch as the outer axis.
+// for a mirrored outer axis (even and odd lengths) and for a batch as the outer axis, with
+// slices of 24 and 72 bytes too, whose windows start off Vulkan's offset alignment (16
+// bytes on llvmpipe, up to 256 elsewhere: each window has room for that) and are aligned
+// down.
 func TestC2RWindowedLaunches(t *testing.T) {
 	for _, tc := range []struct {
 		shape  []int
 		batch  int
 		window uint64
 	}{
-		{[]int{10, 6}, 1, 3 * 4 * 8},       // 3 rows of a float spectrum per window
-		{[]int{9, 4, 7}, 1, 2 * 4 * 4 * 8}, // 2 slices of 4x4
-		{[]int{4, 8}, 3, 6 * 5 * 8},        // the batch is the outer axis
+		{[]int{40, 6}, 1, 3*4*8 + 256},      // rows of 32 bytes, a few per window
+		{[]int{40, 5}, 1, 3*3*8 + 256},      // rows of 24 bytes
+		{[]int{20, 4, 7}, 1, 2*4*4*8 + 256}, // slices of 4x4
+		{[]int{4, 8}, 8, 2*4*5*8 + 256},     // the batch is the outer axis
+		{[]int{3, 5}, 12, 2*3*3*8 + 256},    // batch slices of 72 bytes
 	} {
 		t.Run(fmt.Sprintf("%v/b%d", tc.shape, tc.batch), func(t *testing.T) {
 			setHermWindowLimit(tc.window)
