@@ -84,6 +84,12 @@ for prec in SINGLE DOUBLE; do
     { cat "$tmp/c2r-$prec.log"; die "c2r against FFTW ($prec)"; }
   gpu=$(grep -c -- ' c2r .* -> gpu' "$tmp/c2r-$prec.log" || true)
   [ "$gpu" = 14 ] || { cat "$tmp/c2r-$prec.log"; die "$gpu of 14 c2r plans went to the GPU ($prec)"; }
+  # and the fallback: every problem below the size threshold is the real FFTW's
+  VKFFTGO_FFTW_MIN_SIZE=1000000000 VKFFTGO_FFTW_LOG=1 "$tmp/c2r-$prec" >"$tmp/c2r-fb-$prec.out" 2>"$tmp/c2r-fb-$prec.log" ||
+    { cat "$tmp/c2r-fb-$prec.out" "$tmp/c2r-fb-$prec.log"; die "c2r through the fallback ($prec)"; }
+  fb=$(grep -c -- ' c2r .* -> fftw' "$tmp/c2r-fb-$prec.log" || true)
+  [ "$fb" = 14 ] || { cat "$tmp/c2r-fb-$prec.log"; die "$fb of 14 small c2r plans went to the real FFTW ($prec)"; }
+  echo "   $prec: the same $fb problems through the fallback to the real FFTW: $(tail -n 1 "$tmp/c2r-fb-$prec.out")"
 done
 
 step "AddressSanitizer: the library and the semantics test built with -fsanitize=address, leaks checked"
