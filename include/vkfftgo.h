@@ -37,6 +37,9 @@
  * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
  * or the double versions. R2C plans take real data of the plan's shape and produce
  * numpy's rfftn half spectrum: the last axis has shape[rank-1]/2+1 complex elements.
+ * Their inverse is FFTW's c2r (numpy's irfftn) of any half spectrum, Hermitian or not:
+ * the leading axes are inverted as complex data, then each last-axis line counts its
+ * bins 0 and n/2 by their real parts.
  *
  * INSIDE YOUR PROCESS. libvkfftgo.so carries a Go runtime:
  *  - One runtime per process; the library is never unloaded (dlclose does not unload
