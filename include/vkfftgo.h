@@ -37,6 +37,9 @@
  * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
  * or the double versions. R2C plans take real data of the plan's shape and produce
  * numpy's rfftn half spectrum: the last axis has shape[rank-1]/2+1 complex elements.
+ * Their inverse is FFTW's c2r (numpy's irfftn) of any half spectrum, Hermitian or not:
+ * the leading axes are inverted as complex data, then each last-axis line counts its
+ * bins 0 and n/2 by their real parts.
  *
  * INSIDE YOUR PROCESS. libvkfftgo.so carries a Go runtime:
  *  - One runtime per process; the library is never unloaded (dlclose does not unload
@@ -356,7 +359,9 @@ vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t
  * built on the first such call, as fast as in place), leaving in unchanged.
  * Sizes must be exactly the plan's (see vkfftgo_plan_bytes). The work is only queued:
  * vkfftgo_buffer_download or vkfftgo_device_sync waits for it. An R2C inverse with more
- * than one axis uses in as scratch space. */
+ * than one axis uses in as scratch space; one of a batch of 1-D lines clears the
+ * imaginary parts of in's bins 0 and n/2, which it ignores as FFTW does (any R2C inverse
+ * computes FFTW's c2r of in, Hermitian or not). */
 vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo_buffer *out,
 				      vkfftgo_buffer *in);
 

@@ -83,6 +83,8 @@ type Device struct {
 	liveAllocs, liveBytes, allocs, frees atomic.Int64
 
 	pcache atomic.Pointer[PlanCache] // the in-memory plan cache (cache.go), made on first use
+
+	herm hermKernels // the C2R projection kernels of its multi-axis real plans (herm.go)
 }
 
 // resource is something a Device frees when it closes: a plan or a buffer. release is
@@ -158,6 +160,7 @@ func (d *Device) Close() error {
 	for r := range rs {
 		r.release()
 	}
+	d.closeHermitian()
 	d.closeStaging()
 	d.cache.trim()
 	engine.DeviceClose(d.h)

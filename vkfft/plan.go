@@ -37,6 +37,10 @@ type plan struct {
 	realBuf uint64 // real data (R2C), l.realBytes
 	binary  []byte // compiled kernels, when asked to keep them
 	tuned   TuneResult
+	// the device's Hermitian projection kernel for a multi-axis C2R (herm.go), or why
+	// there is none; C keeps both with the application
+	herm    engine.Kernel
+	hermWhy string
 
 	// out of place without a copy (C2C): a second application reading an input buffer,
 	// built on the first out-of-place call (oop.go)
@@ -71,6 +75,7 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			d.info.Name))
 	}
 	p := &plan{dev: d, l: l}
+	p.herm, p.hermWhy = d.hermitianKernel(h, &l)
 	if p.buf, err = d.alloc(l.complexBytes); err != nil {
 		return nil, opError("new plan", err)
 	}
@@ -120,7 +125,7 @@ func (p *plan) params(outOfPlace bool) planParams {
 		l.cfg.Tuning = *p.oopTuning
 	}
 	return planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
-		outOfPlace: outOfPlace}
+		outOfPlace: outOfPlace, herm: p.herm, hermWhy: p.hermWhy}
 }
 
 // lutSetting maps Config.LUT (or, when that is LUTDefault, Tuning.LUT) to VkFFT's useLUT
@@ -392,7 +397,8 @@ func (p *RealPlan[R, C]) Forward(dst []C, src []R) error {
 }
 
 // Inverse computes the real signal of half spectrum src into dst, scaled as Config.Norm
-// says. src is not modified.
+// says: FFTW's c2r (numpy's irfftn) of any src, Hermitian or not (see InverseBuffer).
+// src is not modified.
 func (p *RealPlan[R, C]) Inverse(dst []R, src []C) error {
 	l := &p.p.l
 	if err := l.realHostable("inverse"); err != nil {
@@ -429,7 +435,14 @@ func (p *RealPlan[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
 }
 
 // InverseBuffer transforms the half spectrum src into real dst. For more than one
-// axis VkFFT uses src as scratch space: its contents are undefined afterwards.
+// axis VkFFT uses src as scratch space: its contents are undefined afterwards. A batch
+// of 1-D lines (Batch > 1, or axes besides the last not transformed) keeps src but for
+// the imaginary parts of bins 0 and n/2 along the last axis, which are cleared.
+//
+// Like FFTW's c2r and numpy's irfftn, the inverse is defined for any src, Hermitian or
+// not: the leading axes' inverse is complex, then each last-axis line's bins 0 and n/2
+// count with their real parts only. Inverse and the other inverse calls of real plans
+// give the same answer.
 func (p *RealPlan[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
 	l := &p.p.l
 	if err := l.realBuffers("inverse", bufOf(src), bufOf(dst)); err != nil || l.strided {

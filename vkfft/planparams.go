@@ -12,6 +12,8 @@ type planParams struct {
 	save               bool
 	outOfPlace         bool // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
 	stages             engine.StageParams
+	herm               engine.Kernel // the C2R projection kernel (herm.go); not part of any key
+	hermWhy            string        // why herm is nil where the plan needs it
 }
 
 // engineParams is p in the engine's terms: numpy's shape, axes and strides as VkFFT's
@@ -47,6 +49,8 @@ func (p *planParams) engineParams() engine.PlanParams {
 		Storage:     int(l.cfg.Storage),
 		RealInPlace: l.cfg.RealInPlace,
 		Stages:      p.stages,
+		Herm:        p.herm,
+		HermWhy:     p.hermWhy,
 	}
 	switch l.kind {
 	case kindR2C:

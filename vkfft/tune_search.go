@@ -443,7 +443,8 @@ func (tn *tuner) buildWith(ts []Tuning, oop bool) []*tuneCand {
 func (tn *tuner) params(t Tuning, oop bool) planParams {
 	l := tn.p.l
 	l.cfg.Tuning = t
-	p := planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf, outOfPlace: oop}
+	p := planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf, outOfPlace: oop,
+		herm: tn.p.herm, hermWhy: tn.p.hermWhy}
 	if oop {
 		p.realBuffer = tn.spare
 	}

@@ -125,6 +125,12 @@ func ClearForkedMark() {}
 // ForkedChild is a stub: this build has no cgo.
 func ForkedChild() (_ bool) { return }
 
+// SetHermWindowLimit is a stub: this build has no cgo.
+func SetHermWindowLimit(_ uint64) {}
+
+// PlanHermitianLaunches is a stub: this build has no cgo.
+func PlanHermitianLaunches(_ Plan) (_ int) { return }
+
 // HostHeapInUse is a stub: this build has no cgo.
 func HostHeapInUse() (_ int64, _ bool) { return }
 

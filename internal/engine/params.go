@@ -74,6 +74,11 @@ type PlanParams struct {
 	// RealInPlace: R2C in one buffer with FFTW's padded rows.
 	RealInPlace bool
 	Stages      StageParams
+	// Herm is the companion kernel that projects a C2R inverse's input onto Hermitian
+	// symmetry (FFTW's c2r of any half spectrum); nil where the plan needs none or it
+	// could not be built, HermWhy then saying why. Not part of any key.
+	Herm    Kernel
+	HermWhy string
 }
 
 // StageParams is what a plan does besides a plain transform (struct vkg_plan_stages):

@@ -65,6 +65,12 @@ func PlanCreate(d Device, p *PlanParams) (Plan, error) {
 	cp.strided = cbool(p.Strided)
 	cp.storage = C.int(p.Storage)
 	cp.real_inplace = cbool(p.RealInPlace)
+	cp.hermitian = (*C.vkg_kernel)(p.Herm)
+	if p.HermWhy != "" {
+		why := C.CString(p.HermWhy) // copied at creation
+		defer C.free(unsafe.Pointer(why))
+		cp.hermitian_why = why
+	}
 	defer fillStages(&cp.stages, &p.Stages)()
 	var ph *C.vkg_plan
 	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })

@@ -143,6 +143,13 @@ typedef struct vkg_plan_params {
 	int r2r_dct, r2r_dst;    /* performDCT / performDST type 1..4 (kind VKG_R2R), else 0 */
 	int storage;             /* VKG_STORAGE_* */
 	int real_inplace;        /* R2C in one buffer with FFTW's padded rows */
+	/* FFTW's c2r semantics for R2C plans of more than one line (vkg_herm.h): the companion
+	 * kernel vkg_herm for the plan's storage type, run on the complex buffer before each
+	 * inverse. NULL where it could not be built: hermitian_why says why (copied at
+	 * creation), and the plan's inverse is refused rather than run on input that may not
+	 * be Hermitian. */
+	struct vkg_kernel *hermitian;
+	const char *hermitian_why;
 	/* convolution, separate input/output buffers, zero padding and fused stages
 	 * (vkg_core_fuse.h); all zero for a plain transform */
 	struct vkg_plan_stages {
@@ -211,7 +218,8 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 /* One transform from device memory in to out on the device's queue (vkg_plan_run_device's
  * buffers as a caller names them): a complex plan runs in place when out == in and copies
  * in into out first otherwise; a real plan reads real in and writes complex out forward,
- * and the other way inverse (in is scratch then for more than one axis); an in-place real
+ * and the other way inverse (in is scratch then for more than one axis, and loses the
+ * imaginary parts of bins 0 and n/2 for a batch of lines: vkg_herm.h); an in-place real
  * plan needs out == in; a strided plan reads in through its input strides. Sizes (and
  * equal strides in place) are the caller's to check. For the C API's per-call entry
  * points. */
@@ -248,6 +256,8 @@ int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad 
 			    vkg_mem out, uint64_t items, uint64_t in_step, uint64_t out_step, int wait, vkg_status *st);
 int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, void *dst, uint64_t dst_bytes,
 			 vkg_mem out, const void *src, uint64_t src_bytes, vkg_mem in, uint64_t items, vkg_status *st);
+/* The launches of the Hermitian projection before each inverse (vkg_herm.h); 0: none. */
+int vkg_plan_hermitian_launches(const vkg_plan *plan);
 /* How many of VkFFT's kernels the fused-stage rewriter changed (0 without stages). */
 int vkg_plan_fused_kernels(vkg_plan *plan);
 /* The number of passes (kernel launches) of a forward transform along the first axis. */
@@ -263,9 +273,14 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st);
 void vkg_module_destroy(vkg_module *m);
 int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st);
-/* Expects the context entered. */
+/* Expects the context entered. Launches of one kernel may come from several threads at
+ * once (OpenCL keeps a kernel's arguments: its launches take a lock). */
 int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st);
+/* The largest window of a buffer one kernel argument may view, and the alignment of its
+ * offset, in bytes: Vulkan's maxStorageBufferRange and minStorageBufferOffsetAlignment;
+ * unlimited (a device pointer) on OpenCL and CUDA. */
+void vkg_kernel_binding_limits(vkg_device *dev, uint64_t *max_bytes, uint64_t *align);
 /* vkg_kernel_launch on the device's queue, entering the context itself (vkg_conv.c). */
 int vkg_kernel_launch_now(vkg_device *dev, vkg_kernel *k, const uint64_t groups[2], uint32_t local, int nargs,
 			  const vkg_arg *args, vkg_status *st);

@@ -14,6 +14,7 @@
 
 #include "vkg.h"
 #include "vkg_fault.h"
+#include "vkg_herm.h"
 #include "vkg_xfer.h"
 
 #if VKFFT_BACKEND == 3
@@ -145,6 +146,7 @@ struct vkg_plan {
 	uint64_t order_queue;
 	int device_pending;
 	struct vkg_stage_state stage; /* convolution, separate buffers, fused stages */
+	vkg_herm herm;                /* FFTW's C2R semantics before the inverse (vkg_herm.h) */
 };
 
 static void vkg_log_reset(void)
@@ -361,6 +363,12 @@ static int enqueue(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buf
 		plan->launch_real = real_buffer ? native_mem(real_buffer) : plan->real;
 		lp.inputBuffer = &plan->launch_real;
 	}
+	if (inverse && plan->herm.needed) {
+		/* the spectrum VkFFT's C2R reads, made Hermitian on the same queue first */
+		int rc = vkg_herm_run(plan->dev, queue, &plan->herm, (vkg_mem)(uintptr_t)plan->launch_buffer, st);
+		if (rc)
+			return rc;
+	}
 #if VKFFT_BACKEND == 1
 	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
 #else
@@ -469,6 +477,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	plan->dev = dev;
 	plan->params = *p;
 	plan->params.load_blob = NULL;
+	plan->params.hermitian_why = NULL; /* vkg_herm_init keeps a copy */
 	vkg_device_native(dev, &plan->native);
 #if VKFFT_BACKEND == 1
 	/* one table per process: every device of the backend hands out the same */
@@ -581,6 +590,10 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.saveApplicationToString = 1;
 	}
 	describe(plan);
+	/* plans with stages run their inverse through vkg_plan_run_io: the products of
+	 * forward transforms they invert are Hermitian already */
+	if (!vkg_stages_active(&p->stages) && (rc = vkg_herm_init(&plan->herm, dev, p, st)) != VKG_OK)
+		goto fail_app;
 
 	rc = vkg_ctx_enter(dev, st);
 	if (rc)
@@ -637,6 +650,7 @@ fail_app:
 #if VKFFT_BACKEND == 0
 	vk_plan_free(plan);
 #endif
+	vkg_herm_free(&plan->herm);
 	free(plan->app);
 	free(plan);
 	return rc;
@@ -682,6 +696,7 @@ void vkg_plan_destroy(vkg_plan *plan)
 #if VKFFT_BACKEND == 0
 	vk_plan_free(plan);
 #endif
+	vkg_herm_free(&plan->herm);
 	free(plan->app);
 	free(plan);
 }
@@ -838,6 +853,11 @@ int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem in
 }
 
 int vkg_plan_fused_kernels(vkg_plan *plan) { return plan->stage.fused; }
+
+int vkg_plan_hermitian_launches(const vkg_plan *plan)
+{
+	return plan->herm.needed && plan->herm.k ? plan->herm.nlaunches : 0;
+}
 
 int vkg_plan_axis_uploads(vkg_plan *plan)
 {

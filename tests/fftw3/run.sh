@@ -77,6 +77,21 @@ for prec in SINGLE DOUBLE; do
   echo "   $prec: $(grep -c -- '-> gpu' "$tmp/sem-$prec.log") plans on the GPU, $(grep -c -- '-> fftw' "$tmp/sem-$prec.log") on FFTW; a plan re-created 4 times came from the plan cache 4 times"
 done
 
+step "c2r of non-Hermitian half spectra (random, the 4x8 user cases, vips' phasecor) against the real FFTW, on the GPU"
+for prec in SINGLE DOUBLE; do
+  gcc -std=gnu11 "${CWARN[@]}" -D$prec "$here/c2r.c" $(pkg-config --libs vkfftgo-fftw3) -ldl -lm -o "$tmp/c2r-$prec"
+  VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 "$tmp/c2r-$prec" 2>"$tmp/c2r-$prec.log" ||
+    { cat "$tmp/c2r-$prec.log"; die "c2r against FFTW ($prec)"; }
+  gpu=$(grep -c -- ' c2r .* -> gpu' "$tmp/c2r-$prec.log" || true)
+  [ "$gpu" = 14 ] || { cat "$tmp/c2r-$prec.log"; die "$gpu of 14 c2r plans went to the GPU ($prec)"; }
+  # and the fallback: every problem below the size threshold is the real FFTW's
+  VKFFTGO_FFTW_MIN_SIZE=1000000000 VKFFTGO_FFTW_LOG=1 "$tmp/c2r-$prec" >"$tmp/c2r-fb-$prec.out" 2>"$tmp/c2r-fb-$prec.log" ||
+    { cat "$tmp/c2r-fb-$prec.out" "$tmp/c2r-fb-$prec.log"; die "c2r through the fallback ($prec)"; }
+  fb=$(grep -c -- ' c2r .* -> fftw' "$tmp/c2r-fb-$prec.log" || true)
+  [ "$fb" = 14 ] || { cat "$tmp/c2r-fb-$prec.log"; die "$fb of 14 small c2r plans went to the real FFTW ($prec)"; }
+  echo "   $prec: the same $fb problems through the fallback to the real FFTW: $(tail -n 1 "$tmp/c2r-fb-$prec.out")"
+done
+
 step "AddressSanitizer: the library and the semantics and fork tests built with -fsanitize=address, leaks checked"
 mkdir -p "$tmp/asan"
 cp -a "$build/lib" "$build/include" "$tmp/asan/"

@@ -421,6 +421,7 @@ int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	}
 	dev->info.float_atomics = dev->float_atomic_add;
 	dev->info.max_binding = dev->storage_range;
+	dev->info.binding_align = dev->offset_align;
 	*out = dev;
 	return VKG_OK;
 }

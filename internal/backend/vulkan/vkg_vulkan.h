@@ -44,4 +44,10 @@ void vkg_vk_use_clear(vkg_use *use);
 uint64_t vkg_vk_queue_native(vkg_device *dev, uint64_t queue);
 int vkg_vk_cmd_scale(vkg_device *dev, VkCommandBuffer cb, VkBuffer mem, uint64_t n, int double_precision, double factor, vkg_status *st);
 
+/* Records a launch of companion kernel k into cb (any command buffer, primary or
+ * secondary) by push descriptors; win gives one view per buffer argument, in order, or
+ * is NULL for whole buffers (vkg_kern_vulkan.c). */
+int vkg_vk_kernel_record(vkg_device *dev, VkCommandBuffer cb, vkg_kernel *k, const uint64_t groups[2],
+			 uint32_t local, int nargs, const vkg_arg *args, const vkg_window *win, vkg_status *st);
+
 #endif
