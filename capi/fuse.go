@@ -12,6 +12,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/ccore"
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
@@ -332,7 +333,11 @@ func vkgcgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectromet
 		"VKFFTGO_SPECTROMETER_DESC_INIT"); err != nil {
 		return fail(fn, err)
 	}
-	cfg := vkfft.SpectrometerConfig{N: int(desc.n), Batch: int(desc.batch), Input: vkfft.SampleFormat(desc.input),
+	input, err := ccore.SampleFormat(int32(desc.input))
+	if err != nil {
+		return fail(fn, err)
+	}
+	cfg := vkfft.SpectrometerConfig{N: int(desc.n), Batch: int(desc.batch), Input: vkfft.SampleFormat(input),
 		Scale: float32(desc.scale), FFTShift: desc.fftshift != 0, Fusion: vkfft.Fusion(desc.fusion), Chunk: int(desc.chunk)}
 	if desc.window != nil {
 		if desc.n <= 0 || desc.n > 1<<28 {
@@ -392,17 +397,7 @@ func vkgcgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.Po
 		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "samples has %d bytes; the spectrometer takes %d", bytes,
 			sp.SampleBytes()))
 	}
-	n := int(bytes)
-	switch sp.Config().Input {
-	case vkfft.ComplexInt8, vkfft.RealInt8:
-		err = sp.Accumulate(unsafe.Slice((*int8)(samples), n))
-	case vkfft.ComplexUint8:
-		err = sp.AccumulateUint8(unsafe.Slice((*uint8)(samples), n))
-	case vkfft.ComplexFloat16:
-		err = sp.AccumulateFloat16(unsafe.Slice((*vkfft.Float16)(samples), n/2))
-	default:
-		err = sp.AccumulateInt16(unsafe.Slice((*int16)(samples), n/2))
-	}
+	err = ccore.AccumulateBytes(sp, samples, int(bytes))
 	return ret(fn, err)
 }
 

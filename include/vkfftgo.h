@@ -540,6 +540,8 @@ typedef struct vkfftgo_convolution_desc {
  * scale and an optional window (n floats, copied), power summed over the batch and over
  * calls into n bins (n/2+1 for real input) until reset. */
 typedef struct vkfftgo_spectrometer vkfftgo_spectrometer;
+/* sample formats: one per row of the Go binding's table (vkfft/sampleformat.go), of the
+ * same value, which its tests check against this enum */
 enum {
 	VKFFTGO_COMPLEX_INT8 = 1,    /* int8 re, im */
 	VKFFTGO_COMPLEX_INT16 = 2,   /* int16 re, im */

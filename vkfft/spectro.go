@@ -130,7 +130,8 @@ type hostMem struct {
 func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 	switch {
 	case !cfg.Input.valid():
-		return cfg, fmt.Errorf("%w: unknown input format %v", ErrInvalidArgument, cfg.Input)
+		return cfg, fmt.Errorf("%w: unknown input format %d; want %s", ErrInvalidArgument, int(cfg.Input),
+			formatChoices(SampleFormat.String))
 	case cfg.N < 2 || cfg.N > 1<<28:
 		return cfg, fmt.Errorf("%w: N = %d; the spectrometer supports 2 to 2^28 points", ErrUnsupported, cfg.N)
 	case !cfg.Input.Complex() && cfg.N%2 != 0:
@@ -429,19 +430,6 @@ func scalarTypeName(z any) string {
 	return "complex128"
 }
 
-// scalarName is the Go type that holds one number of the format.
-func scalarName(f SampleFormat) string {
-	switch f {
-	case ComplexInt8, RealInt8:
-		return "int8"
-	case ComplexUint8:
-		return "uint8"
-	case ComplexFloat16:
-		return "Float16"
-	}
-	return "int16"
-}
-
 // Accumulate adds the power spectra of one batch of samples in host memory to the bins:
 // interleaved re, im pairs for complex formats (len = 2*N*Batch), N*Batch numbers for
 // real ones. The samples stream through pinned chunk buffers, the copy of one chunk
@@ -475,7 +463,7 @@ func (sp *Spectrometer) numbers() int {
 }
 
 func (sp *Spectrometer) checkInput(op, typ string, isNil bool, n int) error {
-	if want := scalarName(sp.cfg.Input); typ != want {
+	if want := sp.cfg.Input.goType(); typ != want {
 		return fmt.Errorf("vkfft: %s: %w: %s samples need []%s, got []%s", op, ErrInvalidArgument, sp.cfg.Input, want, typ)
 	}
 	return checkLen(op, "samples", isNil, n, sp.numbers())
