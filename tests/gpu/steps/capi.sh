@@ -17,7 +17,7 @@ if [ -d "$B/capi" ]; then
 		for f in handles.c core.c hotpath.c hotpath_async.c backend_cuda.c lasterror.c exports_gen.c; do
 			gcc $flags -Wall -Wextra -Werror \$f && echo \"\$f: ok\" || exit 1; done &&
 		gcc $flags -w capibench.c && echo 'capibench.c: ok'"
-	for t in c_consumer threads handles hostreg fork; do
+	for t in c_consumer threads handles hostreg fork c2r; do
 		step "capi-$t" 600 "$B/capi/$t"
 	done
 	# true out-of-place transforms on the C per-call path (no copy on OpenCL is counted;
