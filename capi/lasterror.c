@@ -47,7 +47,9 @@ vkfftgo_status vkgcapi_forked(const char *fn)
 
 int vkfftgo_forked(void) { return vkg_forked(); }
 
-int vkfftgo_backend(void) { return vkg_backend_id(); }
+/* the library's backend is fixed when it is built; the engine's registration happens in Go's
+ * initialisation, which a C caller of this function need not have waited for */
+int vkfftgo_backend(void) { return VKFFTGO_BACKEND; }
 
 const char *vkfftgo_version_string(void)
 {
