@@ -20,15 +20,14 @@ import (
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
-// ---- library identity (the rest is in lasterror.c, hotpath.c and guard_*.c) ----
-
-//export vkfftgo_backend
-func vkfftgo_backend() C.int { return C.int(vkfft.CurrentBackend()) }
+// The library's identity is C (lasterror.c, hotpath.c, guard_*.c): it answers in a forked
+// child too. Every function exported here has a C wrapper with the public name
+// (exports_gen.c), which refuses the call in a forked child before it enters Go.
 
 // ---- devices ----
 
-//export vkfftgo_device_count
-func vkfftgo_device_count(count *C.int) (rc C.vkfftgo_status) {
+//export vkgcgo_device_count
+func vkgcgo_device_count(count *C.int) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_count"
 	defer recoverTo(fn, &rc)
 	if count == nil {
@@ -43,8 +42,8 @@ func vkfftgo_device_count(count *C.int) (rc C.vkfftgo_status) {
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_device_open
-func vkfftgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_status) {
+//export vkgcgo_device_open
+func vkgcgo_device_open(ordinal C.int, out **C.vkfftgo_device) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_open"
 	defer recoverTo(fn, &rc)
 	if out == nil {
@@ -85,8 +84,8 @@ func publishDevice(d *vkfft.Device, out **C.vkfftgo_device) error {
 	return nil
 }
 
-//export vkfftgo_device_close
-func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
+//export vkgcgo_device_close
+func vkgcgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_close"
 	defer recoverTo(fn, &rc)
 	if h == nil {
@@ -145,8 +144,8 @@ func vkfftgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	return ret(fn, d.d.Close()) // closes the plans, buffers and registrations too
 }
 
-//export vkfftgo_device_name
-func vkfftgo_device_name(h *C.vkfftgo_device, name *C.char, capacity C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_device_name
+func vkgcgo_device_name(h *C.vkfftgo_device, name *C.char, capacity C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_name"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(h)
@@ -165,8 +164,8 @@ func vkfftgo_device_name(h *C.vkfftgo_device, name *C.char, capacity C.size_t) (
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_device_supports_double
-func vkfftgo_device_supports_double(h *C.vkfftgo_device, supported *C.int) (rc C.vkfftgo_status) {
+//export vkgcgo_device_supports_double
+func vkgcgo_device_supports_double(h *C.vkfftgo_device, supported *C.int) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_supports_double"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(h)
@@ -183,8 +182,8 @@ func vkfftgo_device_supports_double(h *C.vkfftgo_device, supported *C.int) (rc C
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_device_mem_stats
-func vkfftgo_device_mem_stats(h *C.vkfftgo_device, stats *C.vkfftgo_mem_stats) (rc C.vkfftgo_status) {
+//export vkgcgo_device_mem_stats
+func vkgcgo_device_mem_stats(h *C.vkfftgo_device, stats *C.vkfftgo_mem_stats) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_mem_stats"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(h)
@@ -206,8 +205,8 @@ func vkfftgo_device_mem_stats(h *C.vkfftgo_device, stats *C.vkfftgo_mem_stats) (
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_alloc_cache_set_limit
-func vkfftgo_alloc_cache_set_limit(h *C.vkfftgo_device, bytes C.int64_t) (rc C.vkfftgo_status) {
+//export vkgcgo_alloc_cache_set_limit
+func vkgcgo_alloc_cache_set_limit(h *C.vkfftgo_device, bytes C.int64_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_alloc_cache_set_limit"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(h)
@@ -221,8 +220,8 @@ func vkfftgo_alloc_cache_set_limit(h *C.vkfftgo_device, bytes C.int64_t) (rc C.v
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_alloc_cache_trim
-func vkfftgo_alloc_cache_trim(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
+//export vkgcgo_alloc_cache_trim
+func vkgcgo_alloc_cache_trim(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_alloc_cache_trim"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(h)
@@ -233,8 +232,8 @@ func vkfftgo_alloc_cache_trim(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_alloc_cache_get_stats
-func vkfftgo_alloc_cache_get_stats(h *C.vkfftgo_device, stats *C.vkfftgo_alloc_cache_stats) (rc C.vkfftgo_status) {
+//export vkgcgo_alloc_cache_get_stats
+func vkgcgo_alloc_cache_get_stats(h *C.vkfftgo_device, stats *C.vkfftgo_alloc_cache_stats) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_alloc_cache_get_stats"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(h)
@@ -478,8 +477,8 @@ func (d *cdev) use() error {
 	return nil
 }
 
-//export vkfftgo_plan_create
-func vkfftgo_plan_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **C.vkfftgo_plan) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_create
+func vkgcgo_plan_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_create"
 	defer recoverTo(fn, &rc)
 	if out == nil {
@@ -506,8 +505,8 @@ func vkfftgo_plan_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_plan_destroy
-func vkfftgo_plan_destroy(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_destroy
+func vkgcgo_plan_destroy(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_destroy"
 	defer recoverTo(fn, &rc)
 	if h == nil {
@@ -527,8 +526,8 @@ func vkfftgo_plan_destroy(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	return ret(fn, p.close())
 }
 
-//export vkfftgo_plan_bytes
-func vkfftgo_plan_bytes(h *C.vkfftgo_plan, complexBytes, realBytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_bytes
+func vkgcgo_plan_bytes(h *C.vkfftgo_plan, complexBytes, realBytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_bytes"
 	defer recoverTo(fn, &rc)
 	p, err := lookupPlan(h)
@@ -546,8 +545,8 @@ func vkfftgo_plan_bytes(h *C.vkfftgo_plan, complexBytes, realBytes *C.size_t) (r
 
 // ---- device buffers ----
 
-//export vkfftgo_buffer_create
-func vkfftgo_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo_buffer) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_create
+func vkgcgo_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_buffer_create"
 	defer recoverTo(fn, &rc)
 	if out == nil {
@@ -590,8 +589,8 @@ func (b *cbuf) close() error {
 	return b.b.Close()
 }
 
-//export vkfftgo_buffer_destroy
-func vkfftgo_buffer_destroy(h *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_destroy
+func vkgcgo_buffer_destroy(h *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_buffer_destroy"
 	defer recoverTo(fn, &rc)
 	if h == nil {
@@ -611,8 +610,8 @@ func vkfftgo_buffer_destroy(h *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	return ret(fn, b.close())
 }
 
-//export vkfftgo_buffer_size
-func vkfftgo_buffer_size(h *C.vkfftgo_buffer, bytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_size
+func vkgcgo_buffer_size(h *C.vkfftgo_buffer, bytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_buffer_size"
 	defer recoverTo(fn, &rc)
 	b, err := lookupBuffer(h, "buffer")
@@ -647,14 +646,14 @@ func bufferCopy(fn string, h *C.vkfftgo_buffer, host unsafe.Pointer, bytes C.siz
 	return ret(fn, b.b.Download(s))
 }
 
-//export vkfftgo_buffer_upload
-func vkfftgo_buffer_upload(h *C.vkfftgo_buffer, src unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_upload
+func vkgcgo_buffer_upload(h *C.vkfftgo_buffer, src unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
 	defer recoverTo("vkfftgo_buffer_upload", &rc)
 	return bufferCopy("vkfftgo_buffer_upload", h, src, bytes, true)
 }
 
-//export vkfftgo_buffer_download
-func vkfftgo_buffer_download(h *C.vkfftgo_buffer, dst unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_buffer_download
+func vkgcgo_buffer_download(h *C.vkfftgo_buffer, dst unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
 	defer recoverTo("vkfftgo_buffer_download", &rc)
 	return bufferCopy("vkfftgo_buffer_download", h, dst, bytes, false)
 }

@@ -12,6 +12,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/ccore"
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
@@ -133,8 +134,8 @@ func publishFused(d *cdev, f *cfused) (unsafe.Pointer, error) {
 	return handlePtr(f.handle), nil
 }
 
-//export vkfftgo_convolution_create
-func vkfftgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolution_desc, kernel unsafe.Pointer,
+//export vkgcgo_convolution_create
+func vkgcgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolution_desc, kernel unsafe.Pointer,
 	kernelBytes C.size_t, out **C.vkfftgo_convolution) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_create"
 	defer recoverTo(fn, &rc)
@@ -217,8 +218,8 @@ func vkfftgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolutio
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_convolution_destroy
-func vkfftgo_convolution_destroy(h *C.vkfftgo_convolution) (rc C.vkfftgo_status) {
+//export vkgcgo_convolution_destroy
+func vkgcgo_convolution_destroy(h *C.vkfftgo_convolution) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_destroy"
 	defer recoverTo(fn, &rc)
 	return destroyFused(fn, unsafe.Pointer(h), true, "convolution")
@@ -242,8 +243,8 @@ func destroyFused(fn string, h unsafe.Pointer, conv bool, what string) C.vkfftgo
 	return ret(fn, f.close())
 }
 
-//export vkfftgo_convolution_bytes
-func vkfftgo_convolution_bytes(h *C.vkfftgo_convolution, inBytes, outBytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_convolution_bytes
+func vkgcgo_convolution_bytes(h *C.vkfftgo_convolution, inBytes, outBytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_bytes"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), true, "convolution")
@@ -260,8 +261,8 @@ func vkfftgo_convolution_bytes(h *C.vkfftgo_convolution, inBytes, outBytes *C.si
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_convolution_apply
-func vkfftgo_convolution_apply(h *C.vkfftgo_convolution, out unsafe.Pointer, outBytes C.size_t, in unsafe.Pointer,
+//export vkgcgo_convolution_apply
+func vkgcgo_convolution_apply(h *C.vkfftgo_convolution, out unsafe.Pointer, outBytes C.size_t, in unsafe.Pointer,
 	inBytes C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_apply"
 	defer recoverTo(fn, &rc)
@@ -280,8 +281,8 @@ func vkfftgo_convolution_apply(h *C.vkfftgo_convolution, out unsafe.Pointer, out
 	return ret(fn, f.conv.apply(out, in))
 }
 
-//export vkfftgo_convolution_apply_buffer
-func vkfftgo_convolution_apply_buffer(h *C.vkfftgo_convolution, outh, inh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
+//export vkgcgo_convolution_apply_buffer
+func vkgcgo_convolution_apply_buffer(h *C.vkfftgo_convolution, outh, inh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_convolution_apply_buffer"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), true, "convolution")
@@ -312,8 +313,8 @@ func vkfftgo_convolution_apply_buffer(h *C.vkfftgo_convolution, outh, inh *C.vkf
 	return ret(fn, f.conv.applyNative(out.b.Native(), in.b.Native()))
 }
 
-//export vkfftgo_spectrometer_create
-func vkfftgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectrometer_desc,
+//export vkgcgo_spectrometer_create
+func vkgcgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectrometer_desc,
 	out **C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_create"
 	defer recoverTo(fn, &rc)
@@ -332,7 +333,11 @@ func vkfftgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectrome
 		"VKFFTGO_SPECTROMETER_DESC_INIT"); err != nil {
 		return fail(fn, err)
 	}
-	cfg := vkfft.SpectrometerConfig{N: int(desc.n), Batch: int(desc.batch), Input: vkfft.SampleFormat(desc.input),
+	input, err := ccore.SampleFormat(int32(desc.input))
+	if err != nil {
+		return fail(fn, err)
+	}
+	cfg := vkfft.SpectrometerConfig{N: int(desc.n), Batch: int(desc.batch), Input: vkfft.SampleFormat(input),
 		Scale: float32(desc.scale), FFTShift: desc.fftshift != 0, Fusion: vkfft.Fusion(desc.fusion), Chunk: int(desc.chunk)}
 	if desc.window != nil {
 		if desc.n <= 0 || desc.n > 1<<28 {
@@ -352,15 +357,15 @@ func vkfftgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectrome
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_spectrometer_destroy
-func vkfftgo_spectrometer_destroy(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_destroy
+func vkgcgo_spectrometer_destroy(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_destroy"
 	defer recoverTo(fn, &rc)
 	return destroyFused(fn, unsafe.Pointer(h), false, "spectrometer")
 }
 
-//export vkfftgo_spectrometer_size
-func vkfftgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sampleBytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_size
+func vkgcgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sampleBytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_size"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -376,8 +381,8 @@ func vkfftgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sampl
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_spectrometer_accumulate
-func vkfftgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_accumulate
+func vkgcgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_accumulate"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -392,22 +397,12 @@ func vkfftgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.P
 		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "samples has %d bytes; the spectrometer takes %d", bytes,
 			sp.SampleBytes()))
 	}
-	n := int(bytes)
-	switch sp.Config().Input {
-	case vkfft.ComplexInt8, vkfft.RealInt8:
-		err = sp.Accumulate(unsafe.Slice((*int8)(samples), n))
-	case vkfft.ComplexUint8:
-		err = sp.AccumulateUint8(unsafe.Slice((*uint8)(samples), n))
-	case vkfft.ComplexFloat16:
-		err = sp.AccumulateFloat16(unsafe.Slice((*vkfft.Float16)(samples), n/2))
-	default:
-		err = sp.AccumulateInt16(unsafe.Slice((*int16)(samples), n/2))
-	}
+	err = ccore.AccumulateBytes(sp, samples, int(bytes))
 	return ret(fn, err)
 }
 
-//export vkfftgo_spectrometer_accumulate_buffer
-func vkfftgo_spectrometer_accumulate_buffer(h *C.vkfftgo_spectrometer, bh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_accumulate_buffer
+func vkgcgo_spectrometer_accumulate_buffer(h *C.vkfftgo_spectrometer, bh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_accumulate_buffer"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -433,8 +428,8 @@ func vkfftgo_spectrometer_accumulate_buffer(h *C.vkfftgo_spectrometer, bh *C.vkf
 	return ret(fn, f.sp.AccumulateNative(b.b.Native()))
 }
 
-//export vkfftgo_spectrometer_read
-func vkfftgo_spectrometer_read(h *C.vkfftgo_spectrometer, psd *C.float, count C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_read
+func vkgcgo_spectrometer_read(h *C.vkfftgo_spectrometer, psd *C.float, count C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_read"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -450,8 +445,8 @@ func vkfftgo_spectrometer_read(h *C.vkfftgo_spectrometer, psd *C.float, count C.
 	return ret(fn, f.sp.Read(unsafe.Slice((*float32)(unsafe.Pointer(psd)), int(count))))
 }
 
-//export vkfftgo_spectrometer_reset
-func vkfftgo_spectrometer_reset(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_reset
+func vkgcgo_spectrometer_reset(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_reset"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
@@ -461,8 +456,8 @@ func vkfftgo_spectrometer_reset(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status)
 	return ret(fn, f.sp.Reset())
 }
 
-//export vkfftgo_spectrometer_fusion
-func vkfftgo_spectrometer_fusion(h *C.vkfftgo_spectrometer, fusion *C.int) (rc C.vkfftgo_status) {
+//export vkgcgo_spectrometer_fusion
+func vkgcgo_spectrometer_fusion(h *C.vkfftgo_spectrometer, fusion *C.int) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_spectrometer_fusion"
 	defer recoverTo(fn, &rc)
 	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")

@@ -13,8 +13,8 @@ import "unsafe"
 // record lists it, so that the C host round trips (hotpath.c) copy it directly instead
 // of staging it.
 
-//export vkfftgo_host_register
-func vkfftgo_host_register(dh *C.vkfftgo_device, ptr unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_host_register
+func vkgcgo_host_register(dh *C.vkfftgo_device, ptr unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_host_register"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)
@@ -45,8 +45,8 @@ func vkfftgo_host_register(dh *C.vkfftgo_device, ptr unsafe.Pointer, bytes C.siz
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_host_unregister
-func vkfftgo_host_unregister(dh *C.vkfftgo_device, ptr unsafe.Pointer) (rc C.vkfftgo_status) {
+//export vkgcgo_host_unregister
+func vkgcgo_host_unregister(dh *C.vkfftgo_device, ptr unsafe.Pointer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_host_unregister"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)

@@ -31,6 +31,7 @@ vkfftgo_status vkgc_core_status(int code)
 	case VKG_ERR_BACKEND: return VKFFTGO_ERROR_BACKEND;
 	case VKG_ERR_VKFFT: return VKFFTGO_ERROR_VKFFT;
 	case VKG_ERR_VERSION: return VKFFTGO_ERROR_VERSION;
+	case VKG_ERR_FORKED: return VKFFTGO_ERROR_FORKED;
 	}
 	return VKFFTGO_ERROR_INTERNAL;
 }
@@ -170,11 +171,13 @@ static vkfftgo_status host_call(const char *fn, vkfftgo_plan *h, int inverse, vo
 
 vkfftgo_status vkfftgo_forward(vkfftgo_plan *plan, void *out, const void *in)
 {
+	VKGCAPI_FORK_GUARD("vkfftgo_forward");
 	return host_call("vkfftgo_forward", plan, 0, out, 0, in, 0, 0);
 }
 
 vkfftgo_status vkfftgo_inverse(vkfftgo_plan *plan, void *out, const void *in)
 {
+	VKGCAPI_FORK_GUARD("vkfftgo_inverse");
 	return host_call("vkfftgo_inverse", plan, 1, out, 0, in, 0, 0);
 }
 
@@ -182,6 +185,7 @@ vkfftgo_status vkfftgo_execute(vkfftgo_plan *plan, int direction, void *out, siz
 			       size_t in_bytes)
 {
 	int inverse;
+	VKGCAPI_FORK_GUARD("vkfftgo_execute");
 	if (vkgc_direction("vkfftgo_execute", direction, &inverse))
 		return VKFFTGO_ERROR_INVALID_ARGUMENT;
 	return host_call("vkfftgo_execute", plan, inverse, out, out_bytes, in, in_bytes, 1);
@@ -197,6 +201,7 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 	uint64_t want_out, want_in;
 	vkfftgo_status ret = VKFFTGO_SUCCESS;
 	int inverse, rc;
+	VKGCAPI_FORK_GUARD(fn);
 	if (vkgc_direction(fn, direction, &inverse))
 		return VKFFTGO_ERROR_INVALID_ARGUMENT;
 	if (!plan)
@@ -255,6 +260,7 @@ vkfftgo_status vkgc_run_native(const char *fn, vkfftgo_plan *plan, int direction
 	vkgc_slot *s;
 	vkgc_plan *p;
 	int inverse, rc;
+	VKGCAPI_FORK_GUARD(fn);
 	if (vkgc_direction(fn, direction, &inverse))
 		return VKFFTGO_ERROR_INVALID_ARGUMENT;
 	if (!plan)
@@ -281,6 +287,7 @@ vkfftgo_status vkfftgo_plan_io_bytes(vkfftgo_plan *plan, int direction, size_t *
 	vkgc_slot *s;
 	uint64_t out, in;
 	int inverse;
+	VKGCAPI_FORK_GUARD(fn);
 	if (vkgc_direction(fn, direction, &inverse))
 		return VKFFTGO_ERROR_INVALID_ARGUMENT;
 	if (!out_bytes || !in_bytes)
@@ -302,9 +309,11 @@ vkfftgo_status vkfftgo_plan_io_bytes(vkfftgo_plan *plan, int direction, size_t *
 vkfftgo_status vkfftgo_device_sync(vkfftgo_device *device)
 {
 	static const char fn[] = "vkfftgo_device_sync";
-	vkgc_slot *s = device_acquire(fn, device);
+	vkgc_slot *s;
 	vkgc_device *d;
 	int rc;
+	VKGCAPI_FORK_GUARD(fn);
+	s = device_acquire(fn, device);
 	if (!s)
 		return device ? VKFFTGO_ERROR_INVALID_HANDLE : VKFFTGO_ERROR_NULL_POINTER;
 	d = s->obj;
@@ -315,7 +324,9 @@ vkfftgo_status vkfftgo_device_sync(vkfftgo_device *device)
 
 vkfftgo_status vkfftgo_device_set_staging_threshold(vkfftgo_device *device, int64_t bytes)
 {
-	vkgc_slot *s = device_acquire("vkfftgo_device_set_staging_threshold", device);
+	vkgc_slot *s;
+	VKGCAPI_FORK_GUARD("vkfftgo_device_set_staging_threshold");
+	s = device_acquire("vkfftgo_device_set_staging_threshold", device);
 	if (!s)
 		return device ? VKFFTGO_ERROR_INVALID_HANDLE : VKFFTGO_ERROR_NULL_POINTER;
 	__atomic_store_n(&((vkgc_device *)s->obj)->stage_min, bytes, __ATOMIC_RELAXED);

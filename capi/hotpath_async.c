@@ -59,6 +59,7 @@ vkfftgo_status vkfftgo_execute_async(vkfftgo_plan *plan, vkfftgo_stream *stream,
 	vkfftgo_status ret = VKFFTGO_SUCCESS;
 	const char *op;
 	int inverse, rc;
+	VKGCAPI_FORK_GUARD(fn);
 	if (!plan)
 		return vkgcapi_fail(VKFFTGO_ERROR_NULL_POINTER, "%s: plan handle is NULL", fn);
 	ps = vkgc_plan_acquire(fn, plan);

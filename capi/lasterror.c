@@ -1,8 +1,10 @@
 /* The C half of the C API's error reporting: the calling thread's last error message
- * (set from Go through vkgcapi_set_error and from C through vkgcapi_fail), status names
- * and the version string. vkfftgo_last_error is plain C so reading the message never enters
- * the Go runtime. An exported Go function runs on the calling C thread, so
- * vkgcapi_set_error, called from within it, fills that thread's buffer. */
+ * (set from Go through vkgcapi_set_error and from C through vkgcapi_fail), status names,
+ * the library's identity (version, backend) and whether this is a forked child — the
+ * functions that answer in a forked child too, since none of them enters Go.
+ * vkfftgo_last_error is plain C so reading the message never enters the Go runtime. An
+ * exported Go function runs on the calling C thread, so vkgcapi_set_error, called from
+ * within it, fills that thread's buffer. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "vkfftgo.h"
 #include "version.h"
 #include "capi.h"
+#include "vkg.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -34,6 +37,19 @@ vkfftgo_status vkgcapi_fail(vkfftgo_status code, const char *fmt, ...)
 }
 
 const char *vkfftgo_last_error(void) { return last_error; }
+
+vkfftgo_status vkgcapi_forked(const char *fn)
+{
+	vkg_status st = { 0 };
+	vkg_fail_forked(&st);
+	return vkgcapi_fail(VKFFTGO_ERROR_FORKED, "%s: %s; nothing was done", fn, st.msg);
+}
+
+int vkfftgo_forked(void) { return vkg_forked(); }
+
+/* the library's backend is fixed when it is built; the engine's registration happens in Go's
+ * initialisation, which a C caller of this function need not have waited for */
+int vkfftgo_backend(void) { return VKFFTGO_BACKEND; }
 
 const char *vkfftgo_version_string(void)
 {
@@ -84,6 +100,7 @@ const char *vkfftgo_status_string(vkfftgo_status status)
 	case VKFFTGO_ERROR_BACKEND: return "VKFFTGO_ERROR_BACKEND";
 	case VKFFTGO_ERROR_VKFFT: return "VKFFTGO_ERROR_VKFFT";
 	case VKFFTGO_ERROR_INTERNAL: return "VKFFTGO_ERROR_INTERNAL";
+	case VKFFTGO_ERROR_FORKED: return "VKFFTGO_ERROR_FORKED";
 	}
 	return "VKFFTGO_ERROR_UNKNOWN";
 }

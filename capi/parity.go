@@ -21,8 +21,8 @@ import (
 
 // ---- a device on the caller's context ----
 
-//export vkfftgo_device_open_cu
-func vkfftgo_device_open_cu(ctx *C.struct_CUctx_st, stream *C.struct_CUstream_st, out **C.vkfftgo_device) (rc C.vkfftgo_status) {
+//export vkgcgo_device_open_cu
+func vkgcgo_device_open_cu(ctx *C.struct_CUctx_st, stream *C.struct_CUstream_st, out **C.vkfftgo_device) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_open_cu"
 	defer recoverTo(fn, &rc)
 	if out == nil {
@@ -39,8 +39,8 @@ func vkfftgo_device_open_cu(ctx *C.struct_CUctx_st, stream *C.struct_CUstream_st
 	return ret(fn, publishDevice(d, out))
 }
 
-//export vkfftgo_device_open_cl
-func vkfftgo_device_open_cl(ctx *C.struct__cl_context, dev *C.struct__cl_device_id, queue *C.struct__cl_command_queue,
+//export vkgcgo_device_open_cl
+func vkgcgo_device_open_cl(ctx *C.struct__cl_context, dev *C.struct__cl_device_id, queue *C.struct__cl_command_queue,
 	out **C.vkfftgo_device) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_device_open_cl"
 	defer recoverTo(fn, &rc)
@@ -61,8 +61,8 @@ func vkfftgo_device_open_cl(ctx *C.struct__cl_context, dev *C.struct__cl_device_
 
 // ---- the kernel cache ----
 
-//export vkfftgo_kernel_cache_set_dir
-func vkfftgo_kernel_cache_set_dir(dir *C.char) (rc C.vkfftgo_status) {
+//export vkgcgo_kernel_cache_set_dir
+func vkgcgo_kernel_cache_set_dir(dir *C.char) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_kernel_cache_set_dir"
 	defer recoverTo(fn, &rc)
 	if dir == nil {
@@ -73,8 +73,8 @@ func vkfftgo_kernel_cache_set_dir(dir *C.char) (rc C.vkfftgo_status) {
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_kernel_cache_get_dir
-func vkfftgo_kernel_cache_get_dir(dir *C.char, capacity C.size_t, enabled *C.int) (rc C.vkfftgo_status) {
+//export vkgcgo_kernel_cache_get_dir
+func vkgcgo_kernel_cache_get_dir(dir *C.char, capacity C.size_t, enabled *C.int) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_kernel_cache_get_dir"
 	defer recoverTo(fn, &rc)
 	if dir == nil && enabled == nil {
@@ -103,8 +103,8 @@ func vkfftgo_kernel_cache_get_dir(dir *C.char, capacity C.size_t, enabled *C.int
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_kernel_cache_set_max_bytes
-func vkfftgo_kernel_cache_set_max_bytes(bytes C.int64_t) (rc C.vkfftgo_status) {
+//export vkgcgo_kernel_cache_set_max_bytes
+func vkgcgo_kernel_cache_set_max_bytes(bytes C.int64_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_kernel_cache_set_max_bytes"
 	defer recoverTo(fn, &rc)
 	if bytes < 0 {
@@ -114,8 +114,8 @@ func vkfftgo_kernel_cache_set_max_bytes(bytes C.int64_t) (rc C.vkfftgo_status) {
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_kernel_cache_get_stats
-func vkfftgo_kernel_cache_get_stats(stats *C.vkfftgo_kernel_cache_stats) (rc C.vkfftgo_status) {
+//export vkgcgo_kernel_cache_get_stats
+func vkgcgo_kernel_cache_get_stats(stats *C.vkfftgo_kernel_cache_stats) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_kernel_cache_get_stats"
 	defer recoverTo(fn, &rc)
 	if stats == nil {
@@ -136,8 +136,8 @@ func vkfftgo_kernel_cache_get_stats(stats *C.vkfftgo_kernel_cache_stats) (rc C.v
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_kernel_cache_clear
-func vkfftgo_kernel_cache_clear(removed *C.int64_t) (rc C.vkfftgo_status) {
+//export vkgcgo_kernel_cache_clear
+func vkgcgo_kernel_cache_clear(removed *C.int64_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_kernel_cache_clear"
 	defer recoverTo(fn, &rc)
 	n, err := vkfft.KernelCache().Clear()
@@ -152,8 +152,8 @@ func vkfftgo_kernel_cache_clear(removed *C.int64_t) (rc C.vkfftgo_status) {
 
 // ---- the device's plan cache and leased plans ----
 
-//export vkfftgo_plan_acquire
-func vkfftgo_plan_acquire(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **C.vkfftgo_plan) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_acquire
+func vkgcgo_plan_acquire(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out **C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_acquire"
 	defer recoverTo(fn, &rc)
 	if out == nil {
@@ -185,8 +185,8 @@ func vkfftgo_plan_acquire(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, out *
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_plan_release
-func vkfftgo_plan_release(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_release
+func vkgcgo_plan_release(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_release"
 	defer recoverTo(fn, &rc)
 	if h == nil {
@@ -200,11 +200,11 @@ func vkfftgo_plan_release(h *C.vkfftgo_plan) (rc C.vkfftgo_status) {
 		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
 			"the plan was made by vkfftgo_plan_create, not leased by vkfftgo_plan_acquire: destroy it with vkfftgo_plan_destroy"))
 	}
-	return vkfftgo_plan_destroy(h) // gives the lease back (cplan.close)
+	return vkgcgo_plan_destroy(h) // gives the lease back (cplan.close)
 }
 
-//export vkfftgo_plan_cache_set_limits
-func vkfftgo_plan_cache_set_limits(dh *C.vkfftgo_device, maxPlans, maxBytes C.int64_t) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_cache_set_limits
+func vkgcgo_plan_cache_set_limits(dh *C.vkfftgo_device, maxPlans, maxBytes C.int64_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_cache_set_limits"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)
@@ -222,8 +222,8 @@ func vkfftgo_plan_cache_set_limits(dh *C.vkfftgo_device, maxPlans, maxBytes C.in
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_plan_cache_clear
-func vkfftgo_plan_cache_clear(dh *C.vkfftgo_device) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_cache_clear
+func vkgcgo_plan_cache_clear(dh *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_cache_clear"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)
@@ -234,8 +234,8 @@ func vkfftgo_plan_cache_clear(dh *C.vkfftgo_device) (rc C.vkfftgo_status) {
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_plan_cache_get_stats
-func vkfftgo_plan_cache_get_stats(dh *C.vkfftgo_device, stats *C.vkfftgo_plan_cache_stats) (rc C.vkfftgo_status) {
+//export vkgcgo_plan_cache_get_stats
+func vkgcgo_plan_cache_get_stats(dh *C.vkfftgo_device, stats *C.vkfftgo_plan_cache_stats) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_cache_get_stats"
 	defer recoverTo(fn, &rc)
 	d, err := lookupDevice(dh)

@@ -36,8 +36,8 @@ func (w pipeOf[T]) run(inverse bool, out, in unsafe.Pointer) error {
 func (w pipeOf[T]) bytes() int64 { return int64(w.p.Len()) * int64(unsafe.Sizeof(*new(T))) }
 func (w pipeOf[T]) Close() error { return w.p.Close() }
 
-//export vkfftgo_pipeline_create
-func vkfftgo_pipeline_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, chunks C.int,
+//export vkgcgo_pipeline_create
+func vkgcgo_pipeline_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, chunks C.int,
 	out **C.vkfftgo_pipeline) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_pipeline_create"
 	defer recoverTo(fn, &rc)
@@ -78,15 +78,15 @@ func vkfftgo_pipeline_create(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, ch
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_pipeline_destroy
-func vkfftgo_pipeline_destroy(h *C.vkfftgo_pipeline) (rc C.vkfftgo_status) {
+//export vkgcgo_pipeline_destroy
+func vkgcgo_pipeline_destroy(h *C.vkfftgo_pipeline) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_pipeline_destroy"
 	defer recoverTo(fn, &rc)
 	return destroyObj(fn, unsafe.Pointer(h), C.VKGC_PIPELINE, "pipeline")
 }
 
-//export vkfftgo_pipeline_bytes
-func vkfftgo_pipeline_bytes(h *C.vkfftgo_pipeline, bytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_pipeline_bytes
+func vkgcgo_pipeline_bytes(h *C.vkfftgo_pipeline, bytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_pipeline_bytes"
 	defer recoverTo(fn, &rc)
 	o, release, err := holdObj(unsafe.Pointer(h), C.VKGC_PIPELINE, "pipeline")
@@ -101,8 +101,8 @@ func vkfftgo_pipeline_bytes(h *C.vkfftgo_pipeline, bytes *C.size_t) (rc C.vkfftg
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_pipeline_execute
-func vkfftgo_pipeline_execute(h *C.vkfftgo_pipeline, direction C.int, out unsafe.Pointer, outBytes C.size_t,
+//export vkgcgo_pipeline_execute
+func vkgcgo_pipeline_execute(h *C.vkfftgo_pipeline, direction C.int, out unsafe.Pointer, outBytes C.size_t,
 	in unsafe.Pointer, inBytes C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_pipeline_execute"
 	defer recoverTo(fn, &rc)

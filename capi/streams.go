@@ -95,8 +95,8 @@ func destroyObj(fn string, h unsafe.Pointer, kind C.uint, what string) C.vkfftgo
 	return ret(fn, o.close())
 }
 
-//export vkfftgo_stream_create
-func vkfftgo_stream_create(dh *C.vkfftgo_device, out **C.vkfftgo_stream) (rc C.vkfftgo_status) {
+//export vkgcgo_stream_create
+func vkgcgo_stream_create(dh *C.vkfftgo_device, out **C.vkfftgo_stream) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_stream_create"
 	defer recoverTo(fn, &rc)
 	if out == nil {
@@ -128,15 +128,15 @@ func vkfftgo_stream_create(dh *C.vkfftgo_device, out **C.vkfftgo_stream) (rc C.v
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_stream_destroy
-func vkfftgo_stream_destroy(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
+//export vkgcgo_stream_destroy
+func vkgcgo_stream_destroy(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_stream_destroy"
 	defer recoverTo(fn, &rc)
 	return destroyObj(fn, unsafe.Pointer(h), C.VKGC_STREAM, "stream")
 }
 
-//export vkfftgo_stream_wait
-func vkfftgo_stream_wait(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
+//export vkgcgo_stream_wait
+func vkgcgo_stream_wait(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_stream_wait"
 	defer recoverTo(fn, &rc)
 	o, release, err := holdObj(unsafe.Pointer(h), C.VKGC_STREAM, "stream")
@@ -147,8 +147,8 @@ func vkfftgo_stream_wait(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
 	return ret(fn, o.stream.Wait())
 }
 
-//export vkfftgo_host_buffer_create
-func vkfftgo_host_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo_host_buffer,
+//export vkgcgo_host_buffer_create
+func vkgcgo_host_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo_host_buffer,
 	ptr *unsafe.Pointer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_host_buffer_create"
 	defer recoverTo(fn, &rc)
@@ -191,15 +191,15 @@ func vkfftgo_host_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vk
 	return C.VKFFTGO_SUCCESS
 }
 
-//export vkfftgo_host_buffer_destroy
-func vkfftgo_host_buffer_destroy(h *C.vkfftgo_host_buffer) (rc C.vkfftgo_status) {
+//export vkgcgo_host_buffer_destroy
+func vkgcgo_host_buffer_destroy(h *C.vkfftgo_host_buffer) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_host_buffer_destroy"
 	defer recoverTo(fn, &rc)
 	return destroyObj(fn, unsafe.Pointer(h), C.VKGC_HOST_BUFFER, "host buffer")
 }
 
-//export vkfftgo_host_buffer_ptr
-func vkfftgo_host_buffer_ptr(h *C.vkfftgo_host_buffer, ptr *unsafe.Pointer, bytes *C.size_t) (rc C.vkfftgo_status) {
+//export vkgcgo_host_buffer_ptr
+func vkgcgo_host_buffer_ptr(h *C.vkfftgo_host_buffer, ptr *unsafe.Pointer, bytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_host_buffer_ptr"
 	defer recoverTo(fn, &rc)
 	o, release, err := holdObj(unsafe.Pointer(h), C.VKGC_HOST_BUFFER, "host buffer")

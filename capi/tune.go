@@ -42,8 +42,8 @@ func readDescTune(desc *C.vkfftgo_plan_desc, pd *planDesc) error {
 	return nil
 }
 
-//export vkfftgo_plan_tuned
-func vkfftgo_plan_tuned(h *C.vkfftgo_plan, desc *C.vkfftgo_plan_desc, source *C.int, defaultMs,
+//export vkgcgo_plan_tuned
+func vkgcgo_plan_tuned(h *C.vkfftgo_plan, desc *C.vkfftgo_plan_desc, source *C.int, defaultMs,
 	tunedMs *C.double) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_plan_tuned"
 	defer recoverTo(fn, &rc)

@@ -42,6 +42,10 @@ static int exiting;
 
 static void at_exit(void)
 {
+	if (vfw_forked()) { /* the device and its plans are the parent's */
+		exiting = 1;
+		return;
+	}
 	vfw_cleanup_at_exit();
 	exiting = 1;
 }
@@ -287,6 +291,8 @@ static void evict(int64_t keep_count, int64_t keep_bytes)
 
 void vfw_gpu_trim(void)
 {
+	if (vfw_forked()) /* the plans are the parent's: a forked child releases nothing */
+		return;
 	evict(0, 0);
 }
 
@@ -386,7 +392,8 @@ struct vfw_gpu *vfw_gpu_plan(const vfw_problem *pb, int *cached, char *why, size
 
 void vfw_gpu_destroy(struct vfw_gpu *g)
 {
-	release(g->e);
+	if (!vfw_forked()) /* in a forked child the cached plan is the parent's: left alone */
+		release(g->e);
 	free(g);
 }
 

@@ -90,7 +90,7 @@ void vfw_free(void *p)
 	pthread_mutex_lock(&mu);
 	for (size_t i = 0; i < nblocks; i++) {
 		if (blocks[i].p == (char *)p) {
-			if (blocks[i].pinned)
+			if (blocks[i].pinned && !vfw_forked()) /* a forked child's device is the parent's */
 				unreg(blocks[i].pinned, p);
 			blocks[i] = blocks[--nblocks];
 			break;
@@ -98,6 +98,11 @@ void vfw_free(void *p)
 	}
 	pthread_mutex_unlock(&mu);
 	free(p);
+}
+
+void vfw_mem_fork_child(void)
+{
+	pthread_mutex_init(&mu, NULL);
 }
 
 int vfw_mem_pin(vkfftgo_device *dev, const void *p)

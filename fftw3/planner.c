@@ -15,6 +15,17 @@
 
 static pthread_mutex_t planner_mu = PTHREAD_MUTEX_INITIALIZER;
 static int nthreads_of[2] = { 1, 1 };
+int vfw_real_threads_used;
+
+void vfw_planner_lock(void)
+{
+	pthread_mutex_lock(&planner_mu);
+}
+
+void vfw_planner_unlock(void)
+{
+	pthread_mutex_unlock(&planner_mu);
+}
 
 /* The smallest problem the threshold measurement looks at (16^3): smaller problems go
  * to FFTW without opening the device, unless VKFFTGO_FFTW_MIN_SIZE says otherwise. */
@@ -74,6 +85,12 @@ static struct {
 } stats;
 static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
 
+void vfw_planner_fork_child(void)
+{
+	pthread_mutex_init(&planner_mu, NULL);
+	pthread_mutex_init(&stats_mu, NULL);
+}
+
 void vfw_stat_exec(const vfw_plan *p, double seconds)
 {
 	if (vfw_log_enabled() >= 2)
@@ -123,6 +140,11 @@ int vfw_get_nthreads(int prec)
 	int n = nthreads_of[prec];
 	pthread_mutex_unlock(&planner_mu);
 	return n;
+}
+
+int vfw_get_nthreads_locked(int prec)
+{
+	return nthreads_of[prec];
 }
 
 /* ---- descriptions ---- */
@@ -235,13 +257,18 @@ static int keep_problem(vfw_plan *p, const vfw_problem *pb)
 	int hr = pb->hrank == VFW_RNK_MINFTY ? 0 : pb->hrank;
 	p->rank = pb->rank;
 	p->hrank = pb->hrank;
-	p->dims = (vfw_dim *)malloc(sizeof(vfw_dim) * (size_t)(pb->rank + hr + 1));
+	/* one block: the dims, the howmany dims, and the r2r kinds after them */
+	p->dims = (vfw_dim *)malloc(sizeof(vfw_dim) * (size_t)(pb->rank + hr + 1) + sizeof(int) * (size_t)pb->rank);
 	if (!p->dims)
 		return 0;
 	memcpy(p->dims, pb->dims, sizeof(vfw_dim) * (size_t)pb->rank);
 	p->hdims = p->dims + pb->rank;
 	if (hr)
 		memcpy(p->hdims, pb->hdims, sizeof(vfw_dim) * (size_t)hr);
+	if (pb->kind == VFW_R2R && pb->r2r_kinds) {
+		p->r2r_kinds = (int *)(p->hdims + hr + 1);
+		memcpy(p->r2r_kinds, pb->r2r_kinds, sizeof(int) * (size_t)pb->rank);
+	}
 	return 1;
 }
 
@@ -261,12 +288,22 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 
 	pthread_mutex_lock(&planner_mu);
 	stats_init();
-	int nthreads = nthreads_of[pb->prec];
+	const int forked = vfw_forked();
+	/* a forked child lacks the worker threads FFTW keeps once it ran with several */
+	int nthreads = forked && __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : nthreads_of[pb->prec];
 	char why[512] = "", gpu_why[512] = "";
 	int64_t elements = 0;
 	int want_gpu = vfw_gpu_takes(pb, &elements, why, sizeof why);
 	int have_cpu = ops->available();
 	int cached = 0;
+
+	if (forked) {
+		vfw_fork_note();
+		if (want_gpu) {
+			want_gpu = 0;
+			snprintf(why, sizeof why, "a child forked without exec: the GPU is the parent's");
+		}
+	}
 
 	if (want_gpu && have_cpu) {
 		int64_t thr;
@@ -319,6 +356,7 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 		p->real = ops->plan(pb, nthreads);
 		if (p->real) {
 			p->engine = VFW_ENGINE_CPU;
+			p->nthreads = nthreads;
 			vfw_log("%s %s -> fftw (%d thread%s): %s; planned in %.3f ms", pb->api, p->desc, nthreads,
 				nthreads == 1 ? "" : "s", why, (vfw_now() - tp) * 1e3);
 		} else {
@@ -358,6 +396,9 @@ void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
 		vfw_gpu_destroy(p->gpu);
 	if (p->real)
 		ops->destroy(p->real);
+	for (int k = 0; k < 2; k++)
+		if (p->fork_real[k])
+			ops->destroy(p->fork_real[k]);
 	pthread_mutex_unlock(&planner_mu);
 	free(p->dims);
 	free(p);

@@ -12,6 +12,11 @@
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
+void vfw_real_fork_child(void)
+{
+	pthread_mutex_init(&mu, NULL);
+}
+
 static void *open_lib(const char *name)
 {
 	const char *off = getenv("VKFFTGO_FFTW_REAL");

@@ -52,7 +52,7 @@ typedef struct vfw_cpu_ops {
 	/* The real FFTW's plan for the problem (its guru64 planner), or NULL. */
 	void *(*plan)(const vfw_problem *pb, int nthreads);
 	void (*destroy)(void *real_plan);
-	/* The real plan's new-array execute for interleaved C2C, R2C, C2R. */
+	/* The real plan's new-array execute for interleaved C2C, R2C, C2R, and R2R. */
 	void (*execute_new)(void *real_plan, int kind, void *in, void *out);
 	/* Seconds per execute of an out-of-place complex forward transform of the given
 	 * row-major shape planned with FFTW_ESTIMATE (best of reps), or a negative value. */
@@ -72,17 +72,29 @@ enum { VFW_ENGINE_CPU = 1, VFW_ENGINE_GPU = 2 };
 typedef struct vfw_plan {
 	uint32_t magic;
 	int prec, kind, sign, engine;
+	int nthreads; /* VFW_ENGINE_CPU: the real plan's threads */
 	unsigned flags;
 	int rank, hrank;                    /* the problem, kept for the CPU fallback */
 	vfw_dim *dims, *hdims;
+	int *r2r_kinds;                     /* VFW_R2R: rank entries (in the dims' block) */
 	void *in, *out, *ri, *ii, *ro, *io; /* the planner's arrays, for fftw_execute */
 	void *real;                         /* VFW_ENGINE_CPU: the real FFTW plan */
 	struct vfw_gpu *gpu;                /* VFW_ENGINE_GPU */
+	/* In a forked child (fork.c), a GPU plan, or a CPU plan with several threads (FFTW's
+	 * worker threads stayed in the parent): the real FFTW plans that run it there, out of
+	 * place [0] and in place [1], made on first use; copy_in: the real plan may overwrite
+	 * its input where the caller asked FFTW_PRESERVE_INPUT (a multi-dimensional c2r), so
+	 * it runs on a copy */
+	void *fork_real[2];
+	int fork_copy_in[2];
 	double add, mul, fma;               /* flop estimate for fftw_flops (GPU plans) */
 	char desc[200];                     /* "r2c 256x256x256 howmany 1, out-of-place" */
 } vfw_plan;
 
 /* planner.c */
+/* Whether this process is a child forked without exec from one that had loaded
+ * libvkfftgo (vkfftgo_forked): the GPU is not usable here, and every plan runs on FFTW. */
+VFW_HIDDEN int vfw_forked(void);
 VFW_HIDDEN vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops);
 VFW_HIDDEN void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops);
 /* The GPU failed to run p's transform: compute it with the real FFTW (FFTW_ESTIMATE)
@@ -92,6 +104,8 @@ VFW_HIDDEN void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *i
 VFW_HIDDEN vfw_plan *vfw_plan_check(const void *p, int prec, const char *api);
 VFW_HIDDEN void vfw_set_nthreads(int prec, int nthreads);
 VFW_HIDDEN int vfw_get_nthreads(int prec);
+/* vfw_get_nthreads for a caller that holds the planner's lock */
+VFW_HIDDEN int vfw_get_nthreads_locked(int prec);
 VFW_HIDDEN void vfw_cleanup(void);
 VFW_HIDDEN int vfw_cleanup_at_exit(void);
 VFW_HIDDEN double vfw_now(void);
@@ -100,6 +114,22 @@ VFW_HIDDEN void vfw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2
 VFW_HIDDEN int vfw_log_enabled(void);
 /* Describes the plan for fftw_print_plan ("(vkfftgo-gpu r2c 256x256x256 ...)"). */
 VFW_HIDDEN int vfw_plan_print(const vfw_plan *p, char *buf, size_t cap);
+/* Set by the real planner when it plans with more than one thread: FFTW then keeps
+ * worker threads, which a forked child lacks (fork.c plans there with one thread). */
+VFW_HIDDEN extern int vfw_real_threads_used;
+
+/* fork.c — a child forked without exec: GPU plans run on FFTW there. */
+/* Whether p runs on a plan of vfw_fork_execute here: a GPU plan or a CPU plan with
+ * several threads (interleaved or r2r), in a forked child. */
+VFW_HIDDEN int vfw_fork_replans(const vfw_plan *p);
+/* Runs p on the real FFTW with one plan made on first use; 0 on success, else -1 (no
+ * real FFTW, or it refused the problem) with a message once on stderr. */
+VFW_HIDDEN int vfw_fork_execute(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out);
+/* Says once per process, in the log, why plans run on FFTW here. */
+VFW_HIDDEN void vfw_fork_note(void);
+/* The planner's lock, for fork.c (planner.c owns it). */
+VFW_HIDDEN void vfw_planner_lock(void);
+VFW_HIDDEN void vfw_planner_unlock(void);
 
 /* layout.c — one side (input or output) of a GPU plan: the caller's strided layout
  * against the dense row-major one libvkfftgo transforms. Axes run outermost first: the
@@ -148,6 +178,11 @@ VFW_HIDDEN int64_t vfw_threshold(const vfw_cpu_ops *ops, int nthreads, char *why
 /* real.c — the real FFTW libraries (dlopen; symbols looked up in their handles). */
 VFW_HIDDEN void *vfw_real_lib(int prec);
 VFW_HIDDEN void *vfw_real_threads_lib(int prec);
+/* The locks of real.c and mem.c, made new in a forked child (fork.c): a thread that held
+ * one at fork time does not exist there to release it. */
+VFW_HIDDEN void vfw_real_fork_child(void);
+VFW_HIDDEN void vfw_mem_fork_child(void);
+VFW_HIDDEN void vfw_planner_fork_child(void);
 
 /* mem.c */
 VFW_HIDDEN void *vfw_malloc(size_t n);

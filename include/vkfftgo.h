@@ -37,10 +37,31 @@
  * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
  * or the double versions. R2C plans take real data of the plan's shape and produce
  * numpy's rfftn half spectrum: the last axis has shape[rank-1]/2+1 complex elements.
+ * Their inverse is FFTW's c2r (numpy's irfftn) of any half spectrum, Hermitian or not:
+ * the leading axes are inverted as complex data, then each last-axis line counts its
+ * bins 0 and n/2 by their real parts.
  *
  * INSIDE YOUR PROCESS. libvkfftgo.so carries a Go runtime:
  *  - One runtime per process; the library is never unloaded (dlclose does not unload
- *    it). Do not fork() without an immediate exec() once it is loaded.
+ *    it).
+ *  - fork() without exec(): the child has only the thread that forked, so neither the
+ *    Go runtime nor the GPU context (OpenCL, CUDA, Vulkan) nor the parent's devices,
+ *    plans and buffers can be used there. The library notices (a pthread_atfork
+ *    handler, registered when it is loaded), and in the child every function but the
+ *    few listed below returns VKFFTGO_ERROR_FORKED at once, with a message saying so,
+ *    instead of waiting for threads that do not exist: transforms, syncs, creations,
+ *    vkfftgo_device_open (no device can be opened in the child either), and destroys
+ *    and closes, which release nothing (the objects are the parent's; the child's exit
+ *    frees its copy of the memory). Only the functions that touch no state still
+ *    answer: vkfftgo_last_error, vkfftgo_status_string, vkfftgo_version,
+ *    vkfftgo_version_string, vkfftgo_check_version, vkfftgo_backend,
+ *    vkfftgo_backend_name, vkfftgo_vkfft_version and vkfftgo_forked. A child that needs
+ *    the GPU must exec a new program, or be started that way (Python's multiprocessing
+ *    'spawn' start method instead of 'fork'; 'forkserver' only if the server process
+ *    never loaded the library, which LD_PRELOAD makes every process do); a process
+ *    forked before the library was loaded may load and use it as usual. A fork made with a raw
+ *    system call, bypassing the C library's fork() and its pthread_atfork handlers,
+ *    goes unnoticed.
  *  - The Go runtime installs signal handlers (SIGSEGV, SIGBUS, SIGFPE, SIGPIPE, ...) when
  *    the library is loaded. A host that installs its own SIGSEGV/SIGBUS/SIGFPE handler
  *    afterwards must install it with SA_ONSTACK (and SA_SIGINFO) and chain to the
@@ -89,7 +110,8 @@ typedef enum vkfftgo_status {
 	VKFFTGO_ERROR_VERSION = 14,         /* VkFFT too old */
 	VKFFTGO_ERROR_BACKEND = 15,         /* the GPU API (OpenCL, CUDA) reported an error */
 	VKFFTGO_ERROR_VKFFT = 16,           /* VkFFT reported an error */
-	VKFFTGO_ERROR_INTERNAL = 17         /* a bug in vkfftgo (a recovered panic) */
+	VKFFTGO_ERROR_INTERNAL = 17,        /* a bug in vkfftgo (a recovered panic) */
+	VKFFTGO_ERROR_FORKED = 18           /* called in a child forked without exec (INSIDE YOUR PROCESS) */
 } vkfftgo_status;
 
 #ifndef VKFFTGO_NO_PROTOTYPES /* (defined only inside the library's Go code) */
@@ -121,6 +143,11 @@ int vkfftgo_vkfft_version(void);
 vkfftgo_status vkfftgo_check_version(int major, int minor, int patch);
 #define VKFFTGO_CHECK_VERSION() \
 	vkfftgo_check_version(VKFFTGO_VERSION_MAJOR, VKFFTGO_VERSION_MINOR, VKFFTGO_VERSION_PATCH)
+/* 1 in a child process forked (fork without exec) from a process that had loaded the
+ * library, where every other call returns VKFFTGO_ERROR_FORKED; else 0. Never enters the
+ * Go runtime and takes no lock: a library that forwards to another implementation in
+ * such a child (libvkfftgo_fftw3 runs FFTW there) asks this first. */
+int vkfftgo_forked(void);
 
 /* ---- devices ---- */
 /* Number of devices of the library's backend, across all platforms. */
@@ -332,7 +359,9 @@ vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t
  * built on the first such call, as fast as in place), leaving in unchanged.
  * Sizes must be exactly the plan's (see vkfftgo_plan_bytes). The work is only queued:
  * vkfftgo_buffer_download or vkfftgo_device_sync waits for it. An R2C inverse with more
- * than one axis uses in as scratch space. */
+ * than one axis uses in as scratch space; one of a batch of 1-D lines clears the
+ * imaginary parts of in's bins 0 and n/2, which it ignores as FFTW does (any R2C inverse
+ * computes FFTW's c2r of in, Hermitian or not). */
 vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo_buffer *out,
 				      vkfftgo_buffer *in);
 
@@ -511,6 +540,8 @@ typedef struct vkfftgo_convolution_desc {
  * scale and an optional window (n floats, copied), power summed over the batch and over
  * calls into n bins (n/2+1 for real input) until reset. */
 typedef struct vkfftgo_spectrometer vkfftgo_spectrometer;
+/* sample formats: one per row of the Go binding's table (vkfft/sampleformat.go), of the
+ * same value, which its tests check against this enum */
 enum {
 	VKFFTGO_COMPLEX_INT8 = 1,    /* int8 re, im */
 	VKFFTGO_COMPLEX_INT16 = 2,   /* int16 re, im */

@@ -2,7 +2,7 @@
 # tests/capi and the per-call / registered-memory benchmark (tests/gpu/capibench.c).
 #   make cuda-build-check   also builds and links these (no GPU needed)
 #   make gpu-bundle         puts them into $(GPU_BUNDLE)/capi/; tests/gpu/steps/capi.sh runs them
-CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg parity oop
+CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg parity oop fork c2r
 
 # capi_gpu_build OUT CFLAGS LDFLAGS: the cuda library into $(BUILD)/capi-cuda, then the
 # programs into OUT (finding the library in OUT/lib, where it is copied)
@@ -16,8 +16,8 @@ define capi_gpu_build
 	    -L$(1)/lib -Wl,-rpath,'$$ORIGIN/lib' -Wl,--allow-shlib-undefined -lvkfftgo -ldl -lm -o $(1)/$$t || exit 1; \
 	done
 	mkdir -p $(1)/src && cp capi/*.c capi/*.h include/vkfftgo.h tests/gpu/capibench.c $(1)/src/
-	$(CC) -O2 -c $(2) vkfft/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o
-	$(CC) -O2 -Wall -DVKFFT_BACKEND=1 $(2) -Icvendor/include -Ivkfft -I$(BUILD)/capi-cuda/include \
+	$(CC) -O2 -c $(2) $(CUDA_INCLUDES) internal/backend/cuda/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o
+	$(CC) -O2 -Wall -DVKFFT_BACKEND=1 $(2) -Icvendor/include $(CUDA_INCLUDES) -I$(BUILD)/capi-cuda/include \
 	  -include tests/gpu/rawbench_dl.h tests/gpu/capibench.c $(1)/vkg_cuda_load.o \
 	  -o $(1)/capibench -L$(1)/lib -Wl,-rpath,'$$ORIGIN/lib' -Wl,--allow-shlib-undefined -lvkfftgo $(3) $(CUDA_LIBS) 2>$(1)/capibench.warnings
 	rm -f $(1)/vkg_cuda_load.o

@@ -1,7 +1,11 @@
 # mk/cuda.mk — the cuda backend's build check, GPU bundle and GPU test run.
 #
 #   make cuda-sdk           unpack Debian's nvidia-cuda-dev 12.4 headers + stubs (no toolkit needed)
-#   make cuda-build-check   build the cuda-tagged packages and link their test binaries (CI, no GPU)
+#   make cuda-build-check   build the cuda-tagged packages and link their test binaries (CI, no GPU),
+#                           then cuda-kernel-check
+#   make cuda-kernel-check  compile the CUDA text of the companion kernels and fused rewrites of
+#                           every sample format with Debian's NVRTC 12.4 (no GPU; needs the
+#                           OpenCL test device that writes them)
 #   make gpu-bundle         test binaries (a -race one too) + benchmark + raw VkFFT C baseline in .gpu/
 #                           (+ the cuda C library and its C programs: mk/capi-gpu.mk);
 #                           NVRTC_DEBS=1 adds Debian's NVRTC 12.4 for GPU machines without an NVRTC
@@ -13,7 +17,7 @@ VKFFTGO_CACHE ?= $(HOME)/.cache/vkfftgo
 CUDA_SDK ?= $(VKFFTGO_CACHE)/cuda-12.4
 CUDA_HOME ?= /usr/local/cuda
 GPU_BUNDLE ?= .gpu
-# libcuda and libnvrtc are opened at run time (vkfft/vkg_cuda_load.c): never linked
+# libcuda and libnvrtc are opened at run time (internal/backend/cuda/vkg_cuda_load.c): never linked
 CUDA_LIBS := -Wl,-Bstatic -lcudart_static -Wl,-Bdynamic -lm -lpthread -ldl -lrt
 NVRTC_DEBS ?=
 
@@ -28,9 +32,11 @@ CUDA_CFLAGS ?= $(SDK_CFLAGS)
 CUDA_LDFLAGS ?= $(SDK_LDFLAGS)
 CUDA_DEPS ?= cuda-sdk
 endif
-CUDA_PKGS := ./vkfft/ ./cuinterop/ ./tests/gpu/bench/
+CUDA_PKGS := ./vkfft/ ./internal/... ./cuinterop/ ./tests/gpu/bench/
+# the cuda backend's loader and the engine's contract, for the C baselines built beside the binding
+CUDA_INCLUDES := -Iinternal/engine -Iinternal/backend/cuda
 
-.PHONY: cuda-sdk cuda-build-check gpu-bundle test-cuda
+.PHONY: cuda-sdk cuda-build-check cuda-kernel-check gpu-bundle test-cuda
 
 cuda-sdk: ## unpack Debian's CUDA 12.4 headers, link stubs and static runtime into $(CUDA_SDK)
 	@scripts/cuda-sdk.sh $(CUDA_SDK)
@@ -43,8 +49,8 @@ define cuda_build
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) test -c -tags cuda -ldflags='-s -w' -o $(1)/cuinterop.test ./cuinterop/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/bench ./tests/gpu/bench/
 	CGO_CFLAGS="-O2 -g $(2)" CGO_LDFLAGS="$(3)" $(GO) build -tags cuda -ldflags='-s -w' -o $(1)/vkfft ./cmd/vkfft/
-	$(CC) -O2 -c $(2) vkfft/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o
-	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include -Ivkfft -include tests/gpu/rawbench_dl.h tests/gpu/rawbench.c \
+	$(CC) -O2 -c $(2) $(CUDA_INCLUDES) internal/backend/cuda/vkg_cuda_load.c -o $(1)/vkg_cuda_load.o
+	$(CC) -O2 -DVKFFT_BACKEND=1 $(2) -Icvendor/include $(CUDA_INCLUDES) -include tests/gpu/rawbench_dl.h tests/gpu/rawbench.c \
 		$(1)/vkg_cuda_load.o -o $(1)/rawbench $(3) $(CUDA_LIBS) 2>$(1)/rawbench.warnings
 	rm -f $(1)/vkg_cuda_load.o && strip $(1)/rawbench
 endef
@@ -53,7 +59,20 @@ cuda-build-check: vendor cuda-sdk ## compile and link everything cuda-tagged aga
 	@mkdir -p $(BUILD)/cuda
 	$(call cuda_build,$(BUILD)/cuda,$(SDK_CFLAGS),$(SDK_LDFLAGS))
 	$(MAKE) --no-print-directory cuda-capi-check
+	$(MAKE) --no-print-directory cuda-kernel-check
 	@echo "cuda-build-check: ok ($$(ls $(BUILD)/cuda | tr '\n' ' '))"
+
+# The texts are what an H200 (sm_90) gets; the tests write them (VKFFTGO_REWRITE_OUT)
+NVRTC_DIR := $(BUILD)/nvrtc
+cuda-kernel-check: vendor cuda-sdk ## compile every sample format's CUDA kernel texts with NVRTC 12.4 (no GPU needed)
+	rm -rf $(NVRTC_DIR) && mkdir -p $(NVRTC_DIR)/root $(NVRTC_DIR)/src
+	for d in $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb; do \
+	  dpkg-deb -x $$d $(NVRTC_DIR)/root || exit 1; done
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror $(SDK_CFLAGS) tests/nvrtc/check.c -ldl -o $(NVRTC_DIR)/check
+	VKFFTGO_REWRITE_OUT=$(abspath $(NVRTC_DIR)/src) $(GO) test -count=1 ./vkfft/ \
+	  -run '^(TestStageKernelsBuildForEveryFormat|TestFuseRewriteVkFFTKernels)$$'
+	LD_LIBRARY_PATH=$(abspath $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu) \
+	  $(NVRTC_DIR)/check $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu/libnvrtc.so.12 sm_90 $(NVRTC_DIR)/src/*.cu
 
 gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 	@scripts/cuda-sdk.sh $(CUDA_SDK) # also fetches the libnvrtc .debs
@@ -63,7 +82,8 @@ gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and
 	# the concurrency tests under the race detector (GPU step race)
 	CGO_CFLAGS="-O2 -g $(CUDA_CFLAGS)" CGO_LDFLAGS="$(CUDA_LDFLAGS)" $(GO) test -c -race -tags cuda -ldflags='-s -w' -o $(GPU_BUNDLE)/vkfft-race.test ./vkfft/
 	if [ -n "$(NVRTC_DEBS)" ]; then mkdir -p $(GPU_BUNDLE)/debs && cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/; fi
-	cp vkfft/vkg*.h $(filter-out vkfft/vkg_opencl.c vkfft/vkg_kern_opencl.c $(wildcard vkfft/vkg_*vulkan*.c),$(wildcard vkfft/vkg_*.c)) tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	# the C the CUDA syntax step compiles: the engine's and the cuda backend's, by directory
+	cp internal/engine/*.[ch] internal/backend/cuda/*.[ch] tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
 	$(MAKE) --no-print-directory gpu-bundle-capi

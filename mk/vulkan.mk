@@ -47,10 +47,10 @@ define vulkan_bundle
 	gzip -9f $(1)/vulkan/vkfft-vulkan.test $(1)/vulkan/bench-vulkan $(1)/vulkan/vkfft-vulkan
 	scripts/vulkan-gpu-debs.sh $(VKFFTGO_CACHE)/debs-vulkan
 	cp $(VKFFTGO_CACHE)/debs-vulkan/*.deb $(1)/vulkan/debs/
-	# the backend's sources for reference, apart from src/ (whose vkg_*.c the syntax step
+	# the backend's sources for reference, apart from src/ (whose C the syntax step
 	# compiles as CUDA, where no Vulkan headers need be)
 	@mkdir -p $(1)/vulkan/src
-	cp vkfft/vkg_*vulkan*.c vkfft/vkg_vulkan*.h vkfft/vkg_core_vulkan.h $(1)/vulkan/src/
+	cp internal/backend/vulkan/*.[ch] $(1)/vulkan/src/
 endef
 
 gpu-bundle: setup-vulkan

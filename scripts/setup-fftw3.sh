@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # setup-fftw3.sh [itk] — what the FFTW3-compatibility tests need, idempotently:
 # libfftw3-dev (FFTW's fftw3.h for the test programs, and the real FFTW libraries the
-# fallback loads), and with "itk" also libinsighttoolkit5-dev (ITK 5.2.1, for
+# fallback loads), python3-pyfftw and python3-numpy (an FFTW-linked Python extension,
+# for the multiprocessing fork test, tests/fftw3/fork_pool.py, run by the system
+# /usr/bin/python3), and with "itk" also libinsighttoolkit5-dev (ITK 5.2.1, for
 # tests/itk). Debian bookworm's packages; nothing else on the machine changes.
 set -euo pipefail
-pkgs=(libfftw3-dev)
+pkgs=(libfftw3-dev python3-pyfftw python3-numpy)
 [ "${1:-}" = itk ] && pkgs+=(libinsighttoolkit5-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,6 +1,10 @@
 package vkfft
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+)
 
 // Backend identifies the GPU API a build uses; its value is VkFFT's VKFFT_BACKEND number.
 type Backend int
@@ -30,6 +34,10 @@ func (b Backend) String() string {
 	return "unknown"
 }
 
+// compiledBackend is the backend a selector file (backend_<name>.go) linked in; its
+// package registered with the engine before this package initialises.
+var compiledBackend = Backend(engine.BackendID())
+
 // CurrentBackend returns the backend this binary was built with.
 func CurrentBackend() Backend { return compiledBackend }
 
@@ -37,4 +45,12 @@ func CurrentBackend() Backend { return compiledBackend }
 func VersionString() string {
 	v := vkfftVersion()
 	return fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100)
+}
+
+// vkfftVersion is the VkFFT version compiled in; without cgo, the pinned one.
+func vkfftVersion() int {
+	if compiledBackend == NoBackend {
+		return VkFFTVersion
+	}
+	return engine.VkFFTVersion()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // buffer is the untyped part of a Buffer.
@@ -13,7 +15,7 @@ type buffer struct {
 	m     uint64 // device memory; 0 once closed
 	n     int
 	bytes int64
-	st    status // C memory for copy error reports
+	st    engine.Status // C memory for copy error reports
 }
 
 // Buffer is device memory holding n elements of T, for transforms without host copies.
@@ -38,7 +40,7 @@ func NewBuffer[T Element](d *Device, n int) (*Buffer[T], error) {
 	if err != nil {
 		return nil, opError("new buffer", err)
 	}
-	b := &Buffer[T]{b: buffer{dev: d, m: m, n: n, bytes: int64(bytes), st: newStatus()}}
+	b := &Buffer[T]{b: buffer{dev: d, m: m, n: n, bytes: int64(bytes), st: engine.NewStatus()}}
 	d.track(&b.b)
 	return b, nil
 }
@@ -87,9 +89,9 @@ func (b *buffer) copy(up bool, host unsafe.Pointer) error {
 	}
 	var err error
 	if up {
-		err = memUpload(b.dev.h, b.st, b.m, host, b.bytes)
+		err = engine.MemUpload(b.dev.h, b.st, b.m, host, b.bytes)
 	} else {
-		err = memDownload(b.dev.h, b.st, host, b.m, b.bytes)
+		err = engine.MemDownload(b.dev.h, b.st, host, b.m, b.bytes)
 	}
 	if err != nil {
 		return opError(op, err)
@@ -106,7 +108,7 @@ func (b *buffer) release() {
 	}
 	b.dev.free(b.m, b.bytes)
 	b.m = 0
-	freeStatus(b.st)
+	engine.FreeStatus(b.st)
 	b.st = nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/vkfftgo/vkfftgo/internal/ccore"
 )
 
@@ -193,7 +195,8 @@ func checkBytes(op, name string, isNil bool, got, want int64) error {
 func (p *BytePlan) ForwardBuffer(dst, src *ByteBuffer) error { return p.runBuffers(false, dst, src) }
 
 // InverseBuffer is the inverse of ForwardBuffer. For a real plan of more than one axis
-// VkFFT uses src as scratch space: its contents are undefined afterwards.
+// VkFFT uses src as scratch space: its contents are undefined afterwards (a batch of
+// 1-D lines only loses the imaginary parts of bins 0 and n/2; see RealPlan.InverseBuffer).
 func (p *BytePlan) InverseBuffer(dst, src *ByteBuffer) error { return p.runBuffers(true, dst, src) }
 
 func (p *BytePlan) runBuffers(inverse bool, dst, src *ByteBuffer) error {
@@ -277,7 +280,7 @@ func NewByteBuffer(d *Device, bytes int64) (*ByteBuffer, error) {
 	if err != nil {
 		return nil, opError("new buffer", err)
 	}
-	b := &ByteBuffer{b: buffer{dev: d, m: m, n: int(bytes), bytes: bytes, st: newStatus()}}
+	b := &ByteBuffer{b: buffer{dev: d, m: m, n: int(bytes), bytes: bytes, st: engine.NewStatus()}}
 	d.track(&b.b)
 	return b, nil
 }

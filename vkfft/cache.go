@@ -345,6 +345,10 @@ func cachedGet(d *Device, key planKey, cfg *Config, build func() (any, *plan, er
 	return c.insert(key, typed, inner), nil
 }
 
+// The lease types' forwarding methods (every method of the plan they hold) are
+// generated into lease_methods.go by leasegen; a test fails when that file is stale.
+//go:generate go run ./internal/leasegen
+
 // PlanLease is a complex-to-complex plan leased from a device's plan cache: its holder
 // owns it exclusively until Release. It is a small value: copy it freely, but release
 // it exactly once; after Release its methods return an error wrapping ErrClosed.
@@ -387,46 +391,6 @@ func (l PlanLease[T]) Plan() *Plan[T] {
 	return l.p
 }
 
-// Len is the number of elements Forward and Inverse take; 0 once released.
-func (l PlanLease[T]) Len() int {
-	if l.check("len") != nil {
-		return 0
-	}
-	return l.p.Len()
-}
-
-// Forward is Plan.Forward on the leased plan.
-func (l PlanLease[T]) Forward(dst, src []T) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.Forward(dst, src)
-}
-
-// Inverse is Plan.Inverse on the leased plan.
-func (l PlanLease[T]) Inverse(dst, src []T) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.Inverse(dst, src)
-}
-
-// ForwardBuffer is Plan.ForwardBuffer on the leased plan.
-func (l PlanLease[T]) ForwardBuffer(dst, src *Buffer[T]) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.ForwardBuffer(dst, src)
-}
-
-// InverseBuffer is Plan.InverseBuffer on the leased plan.
-func (l PlanLease[T]) InverseBuffer(dst, src *Buffer[T]) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.InverseBuffer(dst, src)
-}
-
 // RealPlanLease is a real-to-complex plan leased from a device's plan cache, with the
 // semantics of PlanLease.
 type RealPlanLease[R Real, C Complex] struct {
@@ -465,36 +429,4 @@ func (l RealPlanLease[R, C]) Plan() *RealPlan[R, C] {
 		return nil
 	}
 	return l.p
-}
-
-// Forward is RealPlan.Forward on the leased plan.
-func (l RealPlanLease[R, C]) Forward(dst []C, src []R) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.Forward(dst, src)
-}
-
-// Inverse is RealPlan.Inverse on the leased plan.
-func (l RealPlanLease[R, C]) Inverse(dst []R, src []C) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.Inverse(dst, src)
-}
-
-// ForwardBuffer is RealPlan.ForwardBuffer on the leased plan.
-func (l RealPlanLease[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.ForwardBuffer(dst, src)
-}
-
-// InverseBuffer is RealPlan.InverseBuffer on the leased plan.
-func (l RealPlanLease[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.InverseBuffer(dst, src)
 }

@@ -4,7 +4,11 @@ package vkfft
 // other code (the C API in capi/ exposes them as cl_mem/cl_command_queue or
 // CUdeviceptr/CUstream). Nothing here is needed by Go programs that use Buffers.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+)
 
 // Native returns the buffer's device memory as the backend's handle, as an integer: a
 // cl_mem on OpenCL, a CUdeviceptr on CUDA, a VkBuffer on Vulkan; 0 once the buffer is
@@ -26,7 +30,7 @@ func (d *Device) NativeQueue() uintptr {
 		return 0
 	}
 	defer d.mu.RUnlock()
-	return deviceNativeQueue(h)
+	return engine.NativeQueue(h)
 }
 
 // ForwardNative transforms device memory given as native handles (see Buffer.Native):
@@ -51,7 +55,8 @@ func (p *RealPlan[R, C]) ForwardNative(dst, src uintptr) error {
 }
 
 // InverseNative transforms the half spectrum src into real dst, given as native handles.
-// As with InverseBuffer, src is scratch space for more than one axis.
+// As with InverseBuffer, src is scratch space for more than one axis (and loses the
+// imaginary parts of bins 0 and n/2 in a batch of 1-D lines).
 func (p *RealPlan[R, C]) InverseNative(dst, src uintptr) error {
 	return p.p.runNative(true, uint64(dst), uint64(src))
 }
@@ -89,7 +94,7 @@ func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	}
 	// a separate C2C source goes to the out-of-place kernels (oop.go), not through a copy
 	h, real, from := p.routeOutOfPlace(real, from)
-	if err := planRunDevice(h, p.st, inverse, buf, real, from, 0); err != nil {
+	if err := engine.PlanRunDevice(h, p.st, inverse, buf, real, from, 0); err != nil {
 		return opError(op, err)
 	}
 	return nil

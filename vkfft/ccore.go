@@ -1,13 +1,15 @@
 package vkfft
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/vkfftgo/vkfftgo/internal/ccore"
 )
 
 // The C API's per-call entry points run in C on the objects behind a BytePlan and a
-// Device; internal/ccore hands them over without making them public Go API.
+// Device; internal/ccore hands them over, and the sample-format table's answers,
+// without making them public Go API.
 func init() {
 	ccore.PlanOf = func(x any) ccore.Plan {
 		p := x.(*BytePlan).p
@@ -40,6 +42,19 @@ func init() {
 		slot, threads := stagingSettings()
 		return ccore.Device{Core: unsafe.Pointer(d.h), StagingThreshold: d.stageMin.Load(),
 			StagingSlotBytes: slot, StagingThreads: threads, MaxStagers: maxStagers}
+	}
+	ccore.SampleFormat = func(c int32) (int, error) {
+		f, err := sampleFormatFromC(c)
+		return int(f), err
+	}
+	ccore.AccumulateBytes = func(x any, samples unsafe.Pointer, bytes int) error {
+		sp := x.(*Spectrometer)
+		w := sp.cfg.Input.scalarBytes()
+		if bytes%w != 0 {
+			return fmt.Errorf("vkfft: accumulate: %w: %d bytes of %v samples are not whole numbers of %d bytes",
+				ErrLength, bytes, sp.cfg.Input, w)
+		}
+		return sp.accumulateHost(sp.cfg.Input.goType(), samples, bytes/w, samples == nil)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,8 +21,8 @@ func TestCompanionModuleFromKernelCache(t *testing.T) {
 	require.NoError(t, err)
 	defer testDev.mu.RUnlock()
 	src := padCropSource(compiledBackend, "float2")
-	st := newStatus()
-	defer freeStatus(st)
+	st := engine.NewStatus()
+	defer engine.FreeStatus(st)
 	in, err := NewBuffer[complex64](testDev, 3)
 	require.NoError(t, err)
 	defer in.Close()
@@ -32,11 +34,11 @@ func TestCompanionModuleFromKernelCache(t *testing.T) {
 	build := func(what string) {
 		m, err := moduleCreateCached(h, &testDev.info, src)
 		require.NoError(t, err, what)
-		defer moduleDestroy(m)
-		pad, err := moduleKernel(m, "vkg_pad")
+		defer engine.ModuleDestroy(m)
+		pad, err := engine.ModuleKernel(m, "vkg_pad")
 		require.NoError(t, err, what)
 		require.NoError(t, out.Upload([]complex64{9, 9, 9, 9, 9}))
-		require.NoError(t, launchKernel(h, st, pad, [2]uint64{1, 1}, 256, in.b.m, out.b.m, 1, 1, 1, 3, 1, 1, 5))
+		require.NoError(t, engine.LaunchKernel(h, st, pad, [2]uint64{1, 1}, 256, in.b.m, out.b.m, 1, 1, 1, 3, 1, 1, 5))
 		got := make([]complex64, 5)
 		require.NoError(t, out.Download(got))
 		require.Equal(t, []complex64{1 + 2i, 3 + 4i, 5 + 6i, 0, 0}, got, what)
@@ -73,7 +75,7 @@ func TestSpectrometerAutoChunk(t *testing.T) {
 
 	saved := companionMaxBinding
 	defer func() { companionMaxBinding = saved }()
-	companionMaxBinding = func(deviceHandle) int64 { return 1 << 20 }
+	companionMaxBinding = func(*Device) int64 { return 1 << 20 }
 	sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: 4096, Batch: 64, Input: ComplexInt8})
 	require.NoError(t, err)
 	defer sp.Close()

@@ -1,4 +1,4 @@
-//go:build cgo && vulkan && !opencl && !cuda
+//go:build cgo && vulkan
 
 package vkfft
 
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 
 	"github.com/stretchr/testify/require"
 )
@@ -26,11 +28,8 @@ func TestVulkanSpectrometerWithoutFloatAtomics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	raw, val := randomSamples(rng, cfg.Input, 2*cfg.N*cfg.Batch)
 	run := func(d *Device, atomics bool) {
-		h, err := d.use("test")
-		require.NoError(t, err)
-		require.Equal(t, atomics, companionFloatAtomics(h))
+		require.Equal(t, atomics, companionFloatAtomics(d))
 		src := companionSource(Vulkan, loadSpec{format: cfg.Input, n: cfg.N, scale: 1e-3, window: true}, atomics)
-		d.mu.RUnlock()
 		require.Equal(t, atomics, strings.Contains(src, "atomicAdd"))
 		sp, err := NewSpectrometer(d, cfg)
 		require.NoError(t, err)
@@ -39,7 +38,7 @@ func TestVulkanSpectrometerWithoutFloatAtomics(t *testing.T) {
 		if atomics {
 			groups = 4 // the chunk's 4 FFTs in 4 groups, added atomically
 		}
-		require.Equal(t, groups, uint64(sp.s.sum_groups))
+		require.Equal(t, groups, uint64(engine.SpectroSumGroups(sp.s)))
 		require.NoError(t, accumulateRaw(sp, raw))
 		require.NoError(t, accumulateRaw(sp, raw))
 		got := make([]float32, sp.Bins())
@@ -52,10 +51,7 @@ func TestVulkanSpectrometerWithoutFloatAtomics(t *testing.T) {
 		t.Logf("float atomics %v: relative L2 error %.2e", atomics, e)
 		require.Less(t, e, 1e-5)
 	}
-	h, err := testDev.use("test")
-	require.NoError(t, err)
-	shared := companionFloatAtomics(h)
-	testDev.mu.RUnlock()
+	shared := companionFloatAtomics(testDev)
 	if shared {
 		run(testDev, true)
 	} else {
@@ -70,7 +66,7 @@ func TestVulkanSpectrometerWithoutFloatAtomics(t *testing.T) {
 }
 
 // iotaModule is a Vulkan module of one kernel writing a[i] = i, for the launch tests.
-func iotaModule(t *testing.T) (moduleHandle, []byte, string) {
+func iotaModule(t *testing.T) (engine.Module, []byte, string) {
 	t.Helper()
 	src := moduleSource(Vulkan, []kernelDef{{name: "vkg_iota",
 		params: []kernelParam{{name: "a", elem: "uint"}, {name: "n"}},
@@ -78,7 +74,7 @@ func iotaModule(t *testing.T) (moduleHandle, []byte, string) {
 	h, err := testDev.use("test")
 	require.NoError(t, err)
 	defer testDev.mu.RUnlock()
-	m, bin, err := moduleBuild(h, src, nil)
+	m, bin, err := engine.ModuleBuild(h, src, nil)
 	require.NoError(t, err)
 	require.NotEmpty(t, bin, "a build from source returns the binary for the kernel cache")
 	return m, bin, src
@@ -89,29 +85,29 @@ func iotaModule(t *testing.T) (moduleHandle, []byte, string) {
 // crash, so the kernel cache rebuilds it.
 func TestVulkanCompanionBinary(t *testing.T) {
 	m, bin, src := iotaModule(t)
-	moduleDestroy(m)
+	engine.ModuleDestroy(m)
 	h, err := testDev.use("test")
 	require.NoError(t, err)
 	defer testDev.mu.RUnlock()
-	m, again, err := moduleBuild(h, src, bin)
+	m, again, err := engine.ModuleBuild(h, src, bin)
 	require.NoError(t, err)
 	require.Nil(t, again, "a load returns no binary")
-	k, err := moduleKernel(m, "vkg_iota")
+	k, err := engine.ModuleKernel(m, "vkg_iota")
 	require.NoError(t, err)
-	_, err = moduleKernel(m, "vkg_other")
+	_, err = engine.ModuleKernel(m, "vkg_other")
 	require.ErrorIs(t, err, ErrInvalidArgument)
 	buf, err := testDev.alloc(4 * 1000)
 	require.NoError(t, err)
 	defer testDev.free(buf, 4*1000)
-	st := newStatus()
-	defer freeStatus(st)
-	require.NoError(t, launchKernel(h, st, k, [2]uint64{4, 1}, 256, buf, 1000))
+	st := engine.NewStatus()
+	defer engine.FreeStatus(st)
+	require.NoError(t, engine.LaunchKernel(h, st, k, [2]uint64{4, 1}, 256, buf, 1000))
 	got := make([]float32, 1000)
-	require.NoError(t, memDownload(h, st, unsafe.Pointer(&got[0]), buf, int64(4*len(got))))
+	require.NoError(t, engine.MemDownload(h, st, unsafe.Pointer(&got[0]), buf, int64(4*len(got))))
 	for i, v := range got {
 		require.Equal(t, uint32(i), math.Float32bits(v), "a[%d]", i)
 	}
-	moduleDestroy(m)
+	engine.ModuleDestroy(m)
 
 	const spirvAt = 8 + 4 + 64 + 32 + 4 + 4 // magic, count, the first kernel's header
 	damage := map[string]func([]byte) []byte{
@@ -124,12 +120,12 @@ func TestVulkanCompanionBinary(t *testing.T) {
 	}
 	for name, f := range damage {
 		bad := f(append([]byte(nil), bin...))
-		_, _, err := moduleBuild(h, src, bad)
+		_, _, err := engine.ModuleBuild(h, src, bad)
 		require.ErrorIs(t, err, ErrInvalidArgument, name)
 	}
-	_, _, err = moduleBuild(h, "#version 450\nvoid main() {}\n", nil)
+	_, _, err = engine.ModuleBuild(h, "#version 450\nvoid main() {}\n", nil)
 	require.ErrorIs(t, err, ErrInvalidArgument, "source without kernel headers")
-	_, _, err = moduleBuild(h, glslKernelMarker+"vkg_bad b 256\n#version 450\nvoid main() { syntax error }\n", nil)
+	_, _, err = engine.ModuleBuild(h, glslKernelMarker+"vkg_bad b 256\n#version 450\nvoid main() { syntax error }\n", nil)
 	require.ErrorIs(t, err, ErrBackend)
 	require.ErrorContains(t, err, "vkg_bad", "glslang's complaint names the kernel")
 }
@@ -139,30 +135,30 @@ func TestVulkanCompanionBinary(t *testing.T) {
 // launches are errors that say what is wrong.
 func TestVulkanCompanionLaunch(t *testing.T) {
 	m, _, _ := iotaModule(t)
-	k, err := moduleKernel(m, "vkg_iota")
+	k, err := engine.ModuleKernel(m, "vkg_iota")
 	require.NoError(t, err)
 	h, err := testDev.use("test")
 	require.NoError(t, err)
 	defer testDev.mu.RUnlock()
-	st := newStatus()
-	defer freeStatus(st)
+	st := engine.NewStatus()
+	defer engine.FreeStatus(st)
 
 	n := uint64(65535*256 + 300) // more groups than llvmpipe's maxComputeWorkGroupCount[0]
 	buf, err := testDev.alloc(int64(4 * n))
 	require.NoError(t, err)
 	defer testDev.free(buf, int64(4*n))
-	require.NoError(t, launchKernel(h, st, k, [2]uint64{(n + 255) / 256, 1}, 256, buf, n))
+	require.NoError(t, engine.LaunchKernel(h, st, k, [2]uint64{(n + 255) / 256, 1}, 256, buf, n))
 
-	require.ErrorIs(t, launchKernel(h, st, k, [2]uint64{1, 1}, 128, buf, n), ErrInvalidArgument, "local size")
-	require.ErrorIs(t, launchKernel(h, st, k, [2]uint64{1, 1}, 256, buf), ErrInvalidArgument, "argument count")
-	require.ErrorIs(t, launchKernel(h, st, k, [2]uint64{1, 1}, 256, 0, n), ErrInvalidArgument, "null buffer")
-	err = launchKernel(h, st, k, [2]uint64{1, 1}, 256, buf, 1<<33)
+	require.ErrorIs(t, engine.LaunchKernel(h, st, k, [2]uint64{1, 1}, 128, buf, n), ErrInvalidArgument, "local size")
+	require.ErrorIs(t, engine.LaunchKernel(h, st, k, [2]uint64{1, 1}, 256, buf), ErrInvalidArgument, "argument count")
+	require.ErrorIs(t, engine.LaunchKernel(h, st, k, [2]uint64{1, 1}, 256, 0, n), ErrInvalidArgument, "null buffer")
+	err = engine.LaunchKernel(h, st, k, [2]uint64{1, 1}, 256, buf, 1<<33)
 	require.ErrorIs(t, err, ErrUnsupported, "a scalar beyond 32 bits")
 	require.ErrorContains(t, err, "32-bit")
-	moduleDestroy(m) // the first launch may still be queued
+	engine.ModuleDestroy(m) // the first launch may still be queued
 
 	got := make([]float32, n)
-	require.NoError(t, memDownload(h, st, unsafe.Pointer(&got[0]), buf, int64(4*len(got))))
+	require.NoError(t, engine.MemDownload(h, st, unsafe.Pointer(&got[0]), buf, int64(4*len(got))))
 	for i, v := range got {
 		if math.Float32bits(v) != uint32(i) {
 			require.Equal(t, uint32(i), math.Float32bits(v), "a[%d]", i)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // ConvolutionMode is what a Convolution computes.
@@ -67,8 +69,8 @@ type ConvolutionConfig struct {
 type convolution struct {
 	mu       sync.Mutex
 	dev      *Device
-	h        planHandle // nil once closed
-	st       status
+	h        engine.Plan // nil once closed
+	st       engine.Status
 	inLen    int   // elements of src
 	outLen   int   // elements of dst
 	inBytes  int64 // of src
@@ -81,8 +83,8 @@ type convolution struct {
 	// the result overwrites the input buffer (one kernel); else it has its own
 	inPlace bool
 	// zero-padded convolutions: pad and crop around the plan's in-place work buffer
-	module moduleHandle
-	pad    convPadHandle
+	module engine.Module
+	pad    engine.ConvPad
 }
 
 // convGeometry is a validated ConvolutionConfig.
@@ -252,7 +254,7 @@ func newConvolution(d *Device, g *convGeometry, k kind, complexSize uintptr, ker
 	if complexSize == 16 && !d.info.DoublePrecision {
 		return nil, fmt.Errorf("%w: %s has no double precision", ErrUnsupported, d.info.Name)
 	}
-	c := &convolution{dev: d, st: newStatus()}
+	c := &convolution{dev: d, st: engine.NewStatus()}
 	if err := c.build(h, g, k, complexSize, kernel, kernelBytes); err != nil {
 		c.releaseLocked()
 		return nil, err
@@ -269,7 +271,7 @@ func (c *convolution) alloc(bytes int64) (uint64, error) {
 	return m, err
 }
 
-func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize uintptr, kernel unsafe.Pointer,
+func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSize uintptr, kernel unsafe.Pointer,
 	kernelBytes int64) error {
 	d := c.dev
 	batch := max(g.cfg.Batch, 1)
@@ -300,7 +302,7 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 		return err
 	}
 	kparams := planParams{l: kl, useLUT: lutSetting(kl), buffer: spectrum,
-		stages: stageParams{conv: convKernel, features: kf, forwardOnly: true}}
+		stages: engine.StageParams{Conv: engine.ConvKernel, Features: kf, ForwardOnly: true}}
 	var tmp uint64
 	if k == kindR2C {
 		if tmp, err = d.alloc(kl.realBytes); err != nil {
@@ -308,9 +310,9 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 		}
 		defer d.free(tmp, kl.realBytes)
 		kparams.realBuffer = tmp
-		err = memUpload(h, c.st, tmp, kernel, kernelBytes)
+		err = engine.MemUpload(h, c.st, tmp, kernel, kernelBytes)
 	} else {
-		err = memUpload(h, c.st, spectrum, kernel, kernelBytes)
+		err = engine.MemUpload(h, c.st, spectrum, kernel, kernelBytes)
 	}
 	if err != nil {
 		return err
@@ -319,8 +321,8 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 	if err != nil {
 		return err
 	}
-	err = planRunIO(kp, c.st, false, 0, 0, 0, true)
-	planDestroy(kp)
+	err = engine.PlanRunIO(kp, c.st, false, 0, 0, 0, true)
+	engine.PlanDestroy(kp)
 	if err != nil {
 		return err
 	}
@@ -381,18 +383,18 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 			return err
 		}
 	}
-	st := stageParams{
-		separateInput: true, inputBuffer: input, inputBytes: c.inBytes,
-		returnToInput: c.inPlace,
-		conv:          convApply, conj: g.cfg.Mode != Convolve, crossPower: g.cfg.Mode == PhaseCorrelate,
-		features: features, kernels: g.kernels, kernelBuffer: spectrum, kernelBytes: kl.complexBytes,
-		offsetsAtLaunch: c.items > 1,
+	st := engine.StageParams{
+		SeparateInput: true, InputBuffer: input, InputBytes: c.inBytes,
+		ReturnToInput: c.inPlace,
+		Conv:          engine.ConvApply, Conj: g.cfg.Mode != Convolve, CrossPower: g.cfg.Mode == PhaseCorrelate,
+		Features: features, Kernels: g.kernels, KernelBuffer: spectrum, KernelBytes: kl.complexBytes,
+		OffsetsAtLaunch: c.items > 1,
 	}
 	if g.linear {
-		st.inputBytes = int64(features*g.fftPoints) * elem
+		st.InputBytes = int64(features*g.fftPoints) * elem
 	}
 	if g.cfg.Matrix > 1 {
-		st.matrix = g.cfg.Matrix
+		st.Matrix = g.cfg.Matrix
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: scratch, realBuffer: input, stages: st}
 	c.h, _, err = planCreateCached(h, &d.info, &params)
@@ -401,7 +403,7 @@ func (c *convolution) build(h deviceHandle, g *convGeometry, k kind, complexSize
 
 // buildPad makes the work buffer and the pad and crop kernels of a zero-padded
 // convolution of comps components, and returns the work buffer.
-func (c *convolution) buildPad(h deviceHandle, g *convGeometry, k kind, complexSize uintptr, comps int) (uint64, error) {
+func (c *convolution) buildPad(h engine.Device, g *convGeometry, k kind, complexSize uintptr, comps int) (uint64, error) {
 	typ := map[uintptr]string{8: "float2", 16: "double2"}[complexSize]
 	elem := int64(complexSize)
 	if k == kindR2C {
@@ -415,11 +417,11 @@ func (c *convolution) buildPad(h deviceHandle, g *convGeometry, k kind, complexS
 	if c.module, err = moduleCreateCached(h, &c.dev.info, padCropSource(compiledBackend, typ)); err != nil {
 		return 0, err
 	}
-	pad, err := moduleKernel(c.module, "vkg_pad")
+	pad, err := engine.ModuleKernel(c.module, "vkg_pad")
 	if err != nil {
 		return 0, err
 	}
-	crop, err := moduleKernel(c.module, "vkg_crop")
+	crop, err := engine.ModuleKernel(c.module, "vkg_crop")
 	if err != nil {
 		return 0, err
 	}
@@ -431,7 +433,7 @@ func (c *convolution) buildPad(h deviceHandle, g *convGeometry, k kind, complexS
 	for i := 0; i < r; i++ {
 		m[3-r+i], p[3-r+i] = g.cfg.Shape[i], g.fft[i]
 	}
-	if c.pad = convPadNew(pad, crop, comps, m, p, io); c.pad == nil {
+	if c.pad = engine.ConvPadNew(pad, crop, comps, m, p, io); c.pad == nil {
 		return 0, fmt.Errorf("%w: out of host memory", ErrOutOfMemory)
 	}
 	return io, nil
@@ -444,7 +446,7 @@ func (c *convolution) applyHost(dst, src unsafe.Pointer) error {
 	if c.h == nil {
 		return closedError("apply", "convolution")
 	}
-	if err := planRunIOHost(c.h, c.dev.h, c.pad, c.st, dst, c.outBytes, c.out, src, c.inBytes, c.in, c.items); err != nil {
+	if err := engine.PlanRunIOHost(c.h, c.dev.h, c.pad, c.st, dst, c.outBytes, c.out, src, c.inBytes, c.in, c.items); err != nil {
 		return opError("apply", err)
 	}
 	return nil
@@ -477,7 +479,7 @@ func (c *convolution) applyBuffers(dst, src *buffer) error {
 			from = src.m
 		}
 	}
-	if err := planRunItems(c.h, c.dev.h, c.pad, c.st, from, in, out, c.items, c.inBytes/int64(c.items),
+	if err := engine.PlanRunItems(c.h, c.dev.h, c.pad, c.st, from, in, out, c.items, c.inBytes/int64(c.items),
 		c.outBytes/int64(c.items)); err != nil {
 		return opError(op, err)
 	}
@@ -498,16 +500,16 @@ func (c *convolution) release() {
 
 func (c *convolution) releaseLocked() {
 	if c.h != nil {
-		_ = deviceSync(c.dev.h)
-		planDestroy(c.h)
+		_ = engine.DeviceSync(c.dev.h)
+		engine.PlanDestroy(c.h)
 		c.h = nil
 	}
 	if c.module != nil {
-		moduleDestroy(c.module)
+		engine.ModuleDestroy(c.module)
 		c.module = nil
 	}
 	if c.pad != nil {
-		convPadFree(c.pad)
+		engine.ConvPadFree(c.pad)
 		c.pad = nil
 	}
 	for _, m := range c.mem {
@@ -515,7 +517,7 @@ func (c *convolution) releaseLocked() {
 	}
 	c.mem = nil
 	if c.st != nil {
-		freeStatus(c.st)
+		engine.FreeStatus(c.st)
 		c.st = nil
 	}
 }

@@ -1,4 +1,4 @@
-//go:build cgo && cuda && !opencl
+//go:build cgo && cuda
 
 package vkfft
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // DeviceInfo describes a device as Devices lists it.
@@ -28,17 +30,17 @@ type DeviceInfo struct {
 // Devices lists the devices of this build's backend, across all platforms, in the
 // order Open numbers them.
 func Devices() ([]DeviceInfo, error) {
-	n, err := deviceCount()
+	n, err := engine.DeviceCount()
 	if err != nil {
 		return nil, opError("devices", err)
 	}
 	out := make([]DeviceInfo, 0, n)
 	for i := 0; i < n; i++ {
-		info, err := deviceQuery(i)
+		props, err := engine.DeviceQuery(i)
 		if err != nil {
 			return nil, opError("devices", err)
 		}
-		out = append(out, info)
+		out = append(out, deviceInfo(i, props))
 	}
 	return out, nil
 }
@@ -61,8 +63,9 @@ type Device struct {
 	// mu is held shared by anything that uses h, and exclusively by Close. Lock order:
 	// Device.mu, then a plan's mutex, then a buffer's.
 	mu        sync.RWMutex
-	h         deviceHandle // nil once closed
+	h         engine.Device // nil once closed
 	info      DeviceInfo
+	props     engine.DeviceInfo // what the backend reports, companion-kernel limits included
 	resMu     sync.Mutex
 	resources map[resource]struct{}
 	cache     AllocCache
@@ -75,11 +78,13 @@ type Device struct {
 	streams   map[*Stream]struct{}
 
 	syncMu sync.Mutex
-	syncSt status // Sync's error report, C memory
+	syncSt engine.Status // Sync's error report, C memory
 
 	liveAllocs, liveBytes, allocs, frees atomic.Int64
 
 	pcache atomic.Pointer[PlanCache] // the in-memory plan cache (cache.go), made on first use
+
+	herm hermKernels // the C2R projection kernels of its multi-axis real plans (herm.go)
 }
 
 // resource is something a Device frees when it closes: a plan or a buffer. release is
@@ -91,22 +96,43 @@ func Open(ordinal int) (*Device, error) {
 	if ordinal < 0 {
 		return nil, opError("open", fmt.Errorf("%w: device %d", ErrNoDevice, ordinal))
 	}
-	h, info, err := deviceOpen(ordinal)
+	h, props, err := engine.DeviceOpen(ordinal)
 	if err != nil {
 		return nil, opError("open", err)
 	}
-	return newDevice(h, info), nil
+	return newDevice(h, ordinal, props), nil
+}
+
+// deviceInfo is the public description of device index.
+func deviceInfo(index int, p engine.DeviceInfo) DeviceInfo {
+	return DeviceInfo{
+		Index:           index,
+		Name:            p.Name,
+		Vendor:          p.Vendor,
+		Driver:          p.Driver,
+		Platform:        p.Platform,
+		Backend:         compiledBackend,
+		GlobalMemory:    p.GlobalMemory,
+		MaxAllocation:   p.MaxAllocation,
+		VendorID:        p.VendorID,
+		ComputeMajor:    p.ComputeMajor,
+		ComputeMinor:    p.ComputeMinor,
+		DoublePrecision: p.DoublePrecision,
+		HalfPrecision:   p.HalfPrecision,
+		HostMemory:      p.HostMemory,
+	}
 }
 
 // newDevice wraps an opened handle; every way of opening a device goes through it.
-func newDevice(h deviceHandle, info DeviceInfo) *Device {
-	d := &Device{h: h, info: info, resources: make(map[resource]struct{}),
+func newDevice(h engine.Device, index int, props engine.DeviceInfo) *Device {
+	info := deviceInfo(index, props)
+	d := &Device{h: h, info: info, props: props, resources: make(map[resource]struct{}),
 		streams: make(map[*Stream]struct{})}
 	d.stageMin.Store(DefaultStagingThreshold)
 	if info.HostMemory {
 		d.stageMin.Store(-1) // a CPU device reads host memory directly: staging only adds a copy
 	}
-	d.syncSt = newStatus()
+	d.syncSt = engine.NewStatus()
 	d.cache.dev = d
 	d.cache.limit = defaultAllocCacheLimit(info.GlobalMemory)
 	return d
@@ -134,10 +160,11 @@ func (d *Device) Close() error {
 	for r := range rs {
 		r.release()
 	}
+	d.closeHermitian()
 	d.closeStaging()
 	d.cache.trim()
-	deviceClose(d.h)
-	freeStatus(d.syncSt)
+	engine.DeviceClose(d.h)
+	engine.FreeStatus(d.syncSt)
 	d.h = nil
 	return nil
 }
@@ -152,7 +179,7 @@ func (d *Device) Sync() error {
 	defer d.mu.RUnlock()
 	d.syncMu.Lock()
 	defer d.syncMu.Unlock()
-	if err := deviceSyncWith(h, d.syncSt); err != nil {
+	if err := engine.DeviceSyncWith(h, d.syncSt); err != nil {
 		return opError("sync", err)
 	}
 	return nil
@@ -174,7 +201,7 @@ func (d *Device) MemStats() MemStats {
 
 // use takes the device's shared lock and returns its handle; the caller must
 // d.mu.RUnlock() when it has no error.
-func (d *Device) use(op string) (deviceHandle, error) {
+func (d *Device) use(op string) (engine.Device, error) {
 	if d == nil {
 		return nil, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
 	}
@@ -228,10 +255,10 @@ func (d *Device) alloc(bytes int64) (uint64, error) {
 	m := d.cache.take(b)
 	if m == 0 {
 		var err error
-		m, err = memAlloc(d.h, b)
+		m, err = engine.MemAlloc(d.h, b)
 		if errors.Is(err, ErrOutOfMemory) {
 			d.cache.trim()
-			m, err = memAlloc(d.h, b)
+			m, err = engine.MemAlloc(d.h, b)
 		}
 		if err != nil {
 			return 0, err
@@ -258,7 +285,7 @@ func (d *Device) free(m uint64, bytes int64) {
 // freeNow returns allocations to the device; the caller holds d.mu.
 func (d *Device) freeNow(list []cachedAlloc) {
 	for _, e := range list {
-		memFree(d.h, e.m)
+		engine.MemFree(d.h, e.m)
 		d.frees.Add(1)
 	}
 }

@@ -21,6 +21,12 @@
 // CUdeviceptr, ...) travel as uintptr in every build, and the calls for a backend the
 // build lacks return an error wrapping ErrUnsupported.
 //
+// Processes: a child forked without exec by the C library's fork() (C code sharing the
+// process, a host of libvkfftgo) cannot use the parent's devices: every call that would
+// reach one fails at once with an error wrapping ErrForked instead of waiting for GPU
+// driver threads the child does not have. A fork made with a raw system call runs no
+// pthread_atfork handler and goes unnoticed.
+//
 // Stability: the exported API is listed in api/v1.txt and checked by a test; from v1 it
 // only grows within a major version, and names are removed only after a release in which
 // they are marked Deprecated (docs/api-stability.md lists them).

@@ -1,4 +1,4 @@
-//go:build cgo && vulkan && !opencl && !cuda
+//go:build cgo && vulkan
 
 package vkfft_test
 

@@ -1,14 +1,12 @@
-//go:build vkfftgo_faults && cgo
+//go:build vkfftgo_faults
 
 package vkfft
 
-/*
-#cgo CFLAGS: -DVKG_FAULTS
-#include "vkg_fault.h"
-*/
-import "C"
+import (
+	"sync"
 
-import "sync"
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+)
 
 // The test side of fault injection (see fault.go): hooks set by tests, run at the sites.
 var faultHooks struct {
@@ -50,14 +48,14 @@ func faultError(site faultSite) error {
 	return nil
 }
 
-// C sites (vkg_fault.h)
+// C sites (the engine's vkg_fault.h)
 const (
-	cFaultDownload   = C.VKG_FAULT_DOWNLOAD
-	cFaultCompileLog = C.VKG_FAULT_COMPILE_LOG
+	cFaultDownload   = engine.FaultDownload
+	cFaultCompileLog = engine.FaultCompileLog
 )
 
 // armCFault makes the next times hits of a C site fail.
-func armCFault(site C.int, times int) { C.vkg_fault_arm(site, C.int(times)) }
+func armCFault(site, times int) { engine.ArmFault(site, times) }
 
 // pendingUploads reports whether an upload from a caller's memory may still be queued.
-func pendingUploads() int { return int(C.vkg_fault_pending_uploads()) }
+func pendingUploads() int { return engine.PendingUploads() }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -281,31 +283,31 @@ func TestKernelCacheKeyCoversStages(t *testing.T) {
 	l, err := validate(Config{Shape: []int{64}, Batch: 2}, kindC2C, 8)
 	require.NoError(t, err)
 	id := identFor(&testDev.info)
-	key := func(st stageParams) string {
+	key := func(st engine.StageParams) string {
 		return string(kcacheKey(&id, &planParams{l: l, useLUT: 1, stages: st}))
 	}
-	base := key(stageParams{})
+	base := key(engine.StageParams{})
 	seen := map[string]string{base: "none"}
-	for name, st := range map[string]stageParams{
-		"forward only":  {forwardOnly: true},
-		"no reorder":    {forwardOnly: true, noReorder: true},
-		"shared memory": {forwardOnly: true, sharedMemory: 16384},
-		"kernel":        {conv: convKernel},
-		"convolve":      {conv: convApply},
-		"correlate":     {conv: convApply, conj: true},
-		"phase":         {conv: convApply, conj: true, crossPower: true},
-		"features":      {conv: convApply, features: 3},
-		"fused load":    {forwardOnly: true, fuseLoad: int(ComplexInt8), fuse: fuseText{prelude: "a"}},
-		"other prelude": {forwardOnly: true, fuseLoad: int(ComplexInt8), fuse: fuseText{prelude: "b"}},
-		"fused store":   {forwardOnly: true, fuseLoad: int(ComplexInt8), fuseStore: storeAtomic, fuse: fuseText{prelude: "b"}},
+	for name, st := range map[string]engine.StageParams{
+		"forward only":  {ForwardOnly: true},
+		"no reorder":    {ForwardOnly: true, NoReorder: true},
+		"shared memory": {ForwardOnly: true, SharedMemory: 16384},
+		"kernel":        {Conv: engine.ConvKernel},
+		"convolve":      {Conv: engine.ConvApply},
+		"correlate":     {Conv: engine.ConvApply, Conj: true},
+		"phase":         {Conv: engine.ConvApply, Conj: true, CrossPower: true},
+		"features":      {Conv: engine.ConvApply, Features: 3},
+		"fused load":    {ForwardOnly: true, FuseLoad: int(ComplexInt8), Fuse: engine.FuseText{Prelude: "a"}},
+		"other prelude": {ForwardOnly: true, FuseLoad: int(ComplexInt8), Fuse: engine.FuseText{Prelude: "b"}},
+		"fused store":   {ForwardOnly: true, FuseLoad: int(ComplexInt8), FuseStore: storeAtomic, Fuse: engine.FuseText{Prelude: "b"}},
 	} {
 		k := key(st)
 		prev, dup := seen[k]
 		require.False(t, dup, "%s has the key of %s", name, prev)
 		seen[k] = name
 	}
-	handles := stageParams{forwardOnly: true, inputBuffer: 1, outputBuffer: 2, kernelBuffer: 3, fuseWindow: 4, fuseOut: 5}
-	require.Equal(t, key(stageParams{forwardOnly: true}), key(handles), "buffer handles do not change kernels")
+	handles := engine.StageParams{ForwardOnly: true, InputBuffer: 1, OutputBuffer: 2, KernelBuffer: 3, FuseWindow: 4, FuseOut: 5}
+	require.Equal(t, key(engine.StageParams{ForwardOnly: true}), key(handles), "buffer handles do not change kernels")
 }
 
 // Calls from many goroutines are serialised: the power of every call is in the sum.
@@ -374,6 +376,6 @@ func TestVkFFTPatchesPinned(t *testing.T) {
 		require.Equal(t, sum, hex.EncodeToString(got[:]), name)
 	}
 	if stamp, err := os.ReadFile("../cvendor/include/.sha256"); err == nil && strings.Contains(string(stamp), listed) {
-		require.True(t, vkfftPatched(), "headers from cvendor/fetch.sh are patched")
+		require.True(t, engine.VkFFTPatched(), "headers from cvendor/fetch.sh are patched")
 	}
 }

@@ -4,7 +4,11 @@ package vkfft
 // device memory as the backend's handles (the C API): see Buffer.Native. Native handles
 // carry no size; the caller checks it.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+)
 
 // ApplyNative convolves device memory src (InLen elements) into dst (OutLen elements),
 // given as native handles of the convolution's device; dst may equal src. Queued only.
@@ -45,7 +49,7 @@ func (sp *Spectrometer) AccumulateNative(native uintptr) error {
 	if sp.s == nil {
 		return closedError(op, "spectrometer")
 	}
-	if err := spectroDevice(sp.s, sp.st, samples, 0, sp.cfg.Batch); err != nil {
+	if err := engine.SpectroDevice(sp.s, sp.st, samples, 0, sp.cfg.Batch); err != nil {
 		return opError(op, err)
 	}
 	return nil

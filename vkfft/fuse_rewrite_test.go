@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -34,30 +36,30 @@ func TestFuseRewriteVkFFTKernels(t *testing.T) {
 				backend = CUDA
 			}
 			// pass 0 of a multi-pass transform is launched last; single-pass files end in _0
-			roles := fuseLoadRole | fuseStoreRole
+			roles := engine.FuseLoadRole | engine.FuseStoreRole
 			switch {
 			case strings.Contains(name, "65536_0") || strings.Contains(name, "1048576_0"):
-				roles = fuseStoreRole
+				roles = engine.FuseStoreRole
 			case strings.HasSuffix(strings.TrimSuffix(name, filepath.Ext(name)), "_1"):
-				roles = fuseLoadRole
+				roles = engine.FuseLoadRole
 			}
 			spec := loadSpec{format: ComplexInt8, n: 65536, scale: 0.25, window: true}
 			text := fusedText(backend, spec, storePower)
-			out, err := fuseRewrite(src, roles, text)
+			out, err := engine.FuseRewrite(src, roles, text)
 			require.NoError(t, err)
-			require.True(t, strings.HasPrefix(out, text.prelude))
-			body := strings.TrimPrefix(out, text.prelude)
+			require.True(t, strings.HasPrefix(out, text.Prelude))
+			body := strings.TrimPrefix(out, text.Prelude)
 			reads, writes := strings.Count(src, "inputs["), strings.Count(src, "outputs[")
 			require.Positive(t, reads)
 			require.Positive(t, writes)
-			if roles&fuseLoadRole != 0 {
+			if roles&engine.FuseLoadRole != 0 {
 				require.Equal(t, reads, strings.Count(body, "vkg_load(inputs, ("))
 				require.NotContains(t, body, "inputs[")
-				require.Contains(t, body, text.inputDecl)
+				require.Contains(t, body, text.InputDecl)
 			} else {
 				require.Equal(t, reads, strings.Count(body, "inputs["))
 			}
-			if roles&fuseStoreRole != 0 {
+			if roles&engine.FuseStoreRole != 0 {
 				require.Equal(t, writes, strings.Count(body, "vkg_store(VKG_OUT, ("))
 				require.NotContains(t, body, "outputs[")
 			} else {
@@ -65,7 +67,7 @@ func TestFuseRewriteVkFFTKernels(t *testing.T) {
 			}
 			i := strings.Index(body, "VkFFT_main")
 			sigLine := body[i : i+strings.Index(body[i:], "\n")]
-			require.Contains(t, sigLine, text.extraParams+") {", "extra parameters close the signature")
+			require.Contains(t, sigLine, text.ExtraParams+") {", "extra parameters close the signature")
 			// every other line is untouched
 			require.Equal(t, strings.Count(src, "\n"), strings.Count(body, "\n"))
 			if dir := os.Getenv("VKFFTGO_REWRITE_OUT"); dir != "" {
@@ -85,26 +87,26 @@ func TestFuseRewriteRefusesUnknownCode(t *testing.T) {
 		roles int
 		why   string
 	}{
-		"double precision":   {strings.ReplaceAll(sig, "float2", "double2") + "temp_0 = inputs[i];\n}\n", fuseLoadRole, "float2* inputs"},
-		"no kernel":          {"void f() {}\n", fuseLoadRole, "VkFFT_main"},
-		"two kernels":        {sig + "}\n" + sig + "}\n", fuseLoadRole, "VkFFT_main"},
-		"component read":     {sig + "temp_0.x = inputs[i].x;\n}\n", fuseLoadRole, "inputs"},
-		"read into sum":      {sig + "temp_0 += inputs[i];\n}\n", fuseLoadRole, "inputs"},
-		"two reads":          {sig + "temp_0 = inputs[i] + inputs[j];\n}\n", fuseLoadRole, "inputs"},
-		"accumulating store": {sig + "outputs[i] += temp_0;\n}\n", fuseStoreRole, "outputs"},
-		"read of outputs":    {sig + "temp_0 = outputs[i];\n}\n", fuseStoreRole, "outputs"},
-		"component store":    {sig + "outputs[i].x = temp_0.x;\n}\n", fuseStoreRole, "outputs"},
-		"nothing to load":    {sig + "temp_0 = sdata[i];\n}\n", fuseLoadRole, "no read"},
-		"nothing to store":   {sig + "sdata[i] = temp_0;\n}\n", fuseStoreRole, "no write"},
+		"double precision":   {strings.ReplaceAll(sig, "float2", "double2") + "temp_0 = inputs[i];\n}\n", engine.FuseLoadRole, "float2* inputs"},
+		"no kernel":          {"void f() {}\n", engine.FuseLoadRole, "VkFFT_main"},
+		"two kernels":        {sig + "}\n" + sig + "}\n", engine.FuseLoadRole, "VkFFT_main"},
+		"component read":     {sig + "temp_0.x = inputs[i].x;\n}\n", engine.FuseLoadRole, "inputs"},
+		"read into sum":      {sig + "temp_0 += inputs[i];\n}\n", engine.FuseLoadRole, "inputs"},
+		"two reads":          {sig + "temp_0 = inputs[i] + inputs[j];\n}\n", engine.FuseLoadRole, "inputs"},
+		"accumulating store": {sig + "outputs[i] += temp_0;\n}\n", engine.FuseStoreRole, "outputs"},
+		"read of outputs":    {sig + "temp_0 = outputs[i];\n}\n", engine.FuseStoreRole, "outputs"},
+		"component store":    {sig + "outputs[i].x = temp_0.x;\n}\n", engine.FuseStoreRole, "outputs"},
+		"nothing to load":    {sig + "temp_0 = sdata[i];\n}\n", engine.FuseLoadRole, "no read"},
+		"nothing to store":   {sig + "sdata[i] = temp_0;\n}\n", engine.FuseStoreRole, "no write"},
 		"no roles":           {sig + "temp_0 = inputs[i];\n}\n", 0, "nothing"},
 	} {
-		_, err := fuseRewrite(c.src, c.roles, text)
+		_, err := engine.FuseRewrite(c.src, c.roles, text)
 		require.ErrorIs(t, err, ErrUnsupported, name)
 		require.ErrorContains(t, err, c.why, name)
 	}
 	// and the recognised forms, with nested brackets in the index
-	out, err := fuseRewrite(sig+"  sdata[a[b]] = inputs[consts.inputOffset + a[b]];\n outputs[c[d]] = sdata[e];\n}\n",
-		fuseLoadRole|fuseStoreRole, text)
+	out, err := engine.FuseRewrite(sig+"  sdata[a[b]] = inputs[consts.inputOffset + a[b]];\n outputs[c[d]] = sdata[e];\n}\n",
+		engine.FuseLoadRole|engine.FuseStoreRole, text)
 	require.NoError(t, err)
 	require.Contains(t, out, "  sdata[a[b]] = vkg_load(inputs, (consts.inputOffset + a[b]), VKG_WINDOW);\n")
 	require.Contains(t, out, " vkg_store(VKG_OUT, (c[d]), sdata[e]);\n")
@@ -132,13 +134,13 @@ func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 	if dir != "" {
 		cuSrc = gunzip(t, "testdata/vkfft-src/cu_n4096_0.cu.gz")
 	}
-	for f := ComplexInt8; f <= RealInt16; f++ {
+	for _, f := range sampleFormatList() {
 		for _, window := range []bool{false, true} {
 			spec := loadSpec{format: f, n: 64, scale: 3, window: window}
 			if window { // a build costs a second on PoCL: one per format
-				m, _, err := moduleBuild(h, companionSource(compiledBackend, spec, companionFloatAtomics(h)), nil)
+				m, _, err := engine.ModuleBuild(h, companionSource(compiledBackend, spec, companionFloatAtomics(testDev)), nil)
 				require.NoError(t, err, "%v window %v", f, window)
-				moduleDestroy(m)
+				engine.ModuleDestroy(m)
 			}
 			if dir == "" {
 				continue
@@ -149,11 +151,11 @@ func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 				continue
 			}
 			for _, store := range []int{storeNone, storePower, storeAtomic} {
-				roles := fuseLoadRole
+				roles := engine.FuseLoadRole
 				if store != storeNone {
-					roles |= fuseStoreRole
+					roles |= engine.FuseStoreRole
 				}
-				out, err := fuseRewrite(cuSrc, roles, fusedText(CUDA, spec, store))
+				out, err := engine.FuseRewrite(cuSrc, roles, fusedText(CUDA, spec, store))
 				require.NoError(t, err)
 				name := fmt.Sprintf("%s/fused-%d-%v-%d.cu", dir, f, window, store)
 				require.NoError(t, os.WriteFile(name, []byte(out), 0o644))

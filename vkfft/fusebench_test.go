@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -241,27 +243,27 @@ func benchConvolution(t *testing.T, iters int, lut LUT) {
 	})
 	h, err := testDev.use("bench")
 	require.NoError(t, err)
-	m, _, err := moduleBuild(h, moduleSource(compiledBackend, []kernelDef{{name: "vkg_cmul",
+	m, _, err := engine.ModuleBuild(h, moduleSource(compiledBackend, []kernelDef{{name: "vkg_cmul",
 		params: []kernelParam{{name: "x", elem: "float2"}, {name: "k", elem: "float2", readOnly: true}, {name: "n"}},
 		body: `	vkg_u64 i = VKG_GID;
 	if (i < n) { float2 a = x[i], b = k[i]; x[i] = VKG_F2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 `}}), nil)
 	testDev.mu.RUnlock()
 	require.NoError(t, err)
-	defer moduleDestroy(m)
-	kmul, err := moduleKernel(m, "vkg_cmul")
+	defer engine.ModuleDestroy(m)
+	kmul, err := engine.ModuleKernel(m, "vkg_cmul")
 	require.NoError(t, err)
 	kspec, err := NewBuffer[complex64](testDev, l.complexLen)
 	require.NoError(t, err)
 	defer kspec.Close()
-	st := newStatus()
-	defer freeStatus(st)
+	st := engine.NewStatus()
+	defer engine.FreeStatus(st)
 	nc := uint64(l.complexLen)
 	separate := timeIt("forward+multiply+inverse", func() error {
 		if err := p.ForwardBuffer(spec, real); err != nil {
 			return err
 		}
-		if err := launchKernel(testDev.h, st, kmul, [2]uint64{(nc + 255) / 256, 1}, 256, spec.b.m, kspec.b.m, nc); err != nil {
+		if err := engine.LaunchKernel(testDev.h, st, kmul, [2]uint64{(nc + 255) / 256, 1}, 256, spec.b.m, kspec.b.m, nc); err != nil {
 			return err
 		}
 		return p.InverseBuffer(real, spec)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // HostBuffer is pinned (page-locked) host memory of n elements that the device reads and
@@ -46,7 +48,7 @@ func NewHostBuffer[T Element](d *Device, n int) (*HostBuffer[T], error) {
 	if err := faultError(faultHostAlloc); err != nil {
 		return nil, opError("new host buffer", err)
 	}
-	ptr, handle, err := hostmemAlloc(h, int64(bytes))
+	ptr, handle, err := engine.HostmemAlloc(h, int64(bytes))
 	if err != nil {
 		return nil, opError("new host buffer", err)
 	}
@@ -85,7 +87,7 @@ func (b *hostBuffer) release() {
 	}
 	b.dev.syncAll()
 	b.dev.pinned.remove(uintptr(b.ptr))
-	hostmemRetire(b.dev.h, b.ptr, b.bytes, b.handle)
+	engine.HostmemRetire(b.dev.h, b.ptr, b.bytes, b.handle)
 	retireHostMemory(b.ptr, b.bytes)
 	b.ptr = nil
 }
@@ -174,8 +176,8 @@ func (d *Device) SetStagingThreshold(bytes int64) { d.stageMin.Store(bytes) }
 // and up to maxStagers pinned slot pairs, each used by one transfer at a time.
 type staging struct {
 	mu      sync.Mutex
-	pool    poolHandle
-	free    []stagerHandle // idle slot pairs
+	pool    engine.Pool
+	free    []engine.Stager // idle slot pairs
 	made    int
 	failed  bool         // pinned memory or threads could not be had: copy directly
 	staged  atomic.Int64 // round trips that went through a stager
@@ -184,7 +186,7 @@ type staging struct {
 
 // takeStager returns an idle stager if a transfer between src and dst should be staged,
 // or nil for a direct copy. A stager it returns goes back with putStager.
-func (d *Device) takeStager(dst, src unsafe.Pointer, dstBytes, srcBytes int64) stagerHandle {
+func (d *Device) takeStager(dst, src unsafe.Pointer, dstBytes, srcBytes int64) engine.Stager {
 	// small transfers, the common case in tight loops, decide without a lock
 	if t := d.stageMin.Load(); t < 0 || max(dstBytes, srcBytes) < t ||
 		(d.pinned.contains(src, srcBytes) && d.pinned.contains(dst, dstBytes)) {
@@ -194,7 +196,7 @@ func (d *Device) takeStager(dst, src unsafe.Pointer, dstBytes, srcBytes int64) s
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.free == nil {
-		g.free = make([]stagerHandle, 0, maxStagers)
+		g.free = make([]engine.Stager, 0, maxStagers)
 	}
 	if n := len(g.free); n > 0 {
 		s := g.free[n-1]
@@ -210,7 +212,7 @@ func (d *Device) takeStager(dst, src unsafe.Pointer, dstBytes, srcBytes int64) s
 		return nil
 	}
 	slot, _ := stagingSettings()
-	s, err := stagerCreate(d.h, slot, pool)
+	s, err := engine.StagerCreate(d.h, slot, pool)
 	if err != nil {
 		g.failed = true
 		return nil
@@ -221,7 +223,7 @@ func (d *Device) takeStager(dst, src unsafe.Pointer, dstBytes, srcBytes int64) s
 }
 
 // putStager gives back a stager from takeStager.
-func (d *Device) putStager(s stagerHandle) {
+func (d *Device) putStager(s engine.Stager) {
 	g := &d.staging
 	g.mu.Lock()
 	g.free = append(g.free, s)
@@ -229,17 +231,17 @@ func (d *Device) putStager(s stagerHandle) {
 }
 
 // copyPool returns the device's copy threads, starting them on first use.
-func (d *Device) copyPool() (poolHandle, error) {
+func (d *Device) copyPool() (engine.Pool, error) {
 	d.staging.mu.Lock()
 	defer d.staging.mu.Unlock()
 	return d.copyPoolLocked()
 }
 
-func (d *Device) copyPoolLocked() (poolHandle, error) {
+func (d *Device) copyPoolLocked() (engine.Pool, error) {
 	g := &d.staging
 	if g.pool == nil {
 		_, threads := stagingSettings()
-		p, err := poolCreate(threads)
+		p, err := engine.PoolCreate(threads)
 		if err != nil {
 			return nil, err
 		}
@@ -255,11 +257,11 @@ func (d *Device) closeStaging() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, s := range g.free {
-		stagerDestroy(s)
+		engine.StagerDestroy(s)
 	}
 	g.free, g.made = nil, 0
 	if g.pool != nil {
-		poolDestroy(g.pool)
+		engine.PoolDestroy(g.pool)
 		g.pool = nil
 	}
 }

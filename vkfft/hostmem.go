@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // A closed HostBuffer's memory is returned to the system but its addresses stay reserved
@@ -39,7 +41,7 @@ func retireHostMemory(p unsafe.Pointer, bytes int64) {
 		old := retired.ranges[0]
 		retired.ranges = retired.ranges[1:]
 		retired.bytes -= old.bytes
-		hostmemUnmap(old.start, old.bytes)
+		engine.HostmemUnmap(old.start, old.bytes)
 	}
 	retired.count.Store(int32(len(retired.ranges)))
 }

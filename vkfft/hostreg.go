@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // HostRegistration is host memory the caller owns outside the Go heap — from C (malloc,
@@ -54,7 +56,7 @@ func (d *Device) RegisterHost(mem []byte) (*HostRegistration, error) {
 		return nil, opError(op, fmt.Errorf("%w: [%p, +%d) overlaps memory already registered or pinned on %s",
 			ErrInvalidArgument, start, len(mem), d.info.Name))
 	}
-	handle, err := hostRegister(h, start, int64(len(mem)))
+	handle, err := engine.HostRegister(h, start, int64(len(mem)))
 	if err != nil {
 		return nil, opError(op, err)
 	}
@@ -83,7 +85,7 @@ func (r *HostRegistration) release() {
 	}
 	r.dev.syncAll()
 	r.dev.pinned.remove(uintptr(r.ptr))
-	hostUnregister(r.dev.h, r.ptr, r.handle)
+	engine.HostUnregister(r.dev.h, r.ptr, r.handle)
 	r.ptr = nil
 }
 

@@ -28,7 +28,6 @@ package vkfft
 import (
 	"bytes"
 	"crypto/sha256"
-	"embed"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -44,6 +43,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 const (
@@ -69,29 +70,6 @@ const (
 	// EnvCacheMaxBytes caps the cache directory's size in bytes (default 1 GiB).
 	EnvCacheMaxBytes = "VKFFTGO_CACHE_MAX_BYTES"
 )
-
-//go:embed vkg_core.c
-var vkgCoreSource []byte
-
-// the parts of the plan-building code that live beside vkg_core.c
-//
-//go:embed vkg_core_fuse.h vkg_fuse_rewrite.c
-var vkgCoreExtra embed.FS
-
-var vkgCoreHash = sync.OnceValue(func() string {
-	h := sha256.New()
-	h.Write(vkgCoreSource)
-	for _, name := range []string{"vkg_core_fuse.h", "vkg_fuse_rewrite.c"} {
-		b, _ := vkgCoreExtra.ReadFile(name)
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
-})
-
-// kcacheBackendTag, when set by a backend's init, adds backend-specific facts to the
-// key that the DeviceInfo does not carry (the CUDA backend: the NVRTC version that
-// compiles the kernels, since CUBINs depend on it).
-var kcacheBackendTag func() string
 
 // kernel-cache settings made through the API; they override the environment.
 var kcacheSettings struct {
@@ -290,7 +268,7 @@ func identFor(info *DeviceInfo) kcacheIdent {
 	id := kcacheIdent{
 		vkfftVersion: vkfftVersion(),
 		headerSHA:    headerIdent(),
-		coreHash:     vkgCoreHash(),
+		coreHash:     engine.CoreHash(),
 		backend:      compiledBackend,
 		name:         info.Name,
 		vendor:       info.Vendor,
@@ -300,8 +278,8 @@ func identFor(info *DeviceInfo) kcacheIdent {
 		computeMajor: info.ComputeMajor,
 		computeMinor: info.ComputeMinor,
 	}
-	if kcacheBackendTag != nil {
-		id.tag = kcacheBackendTag()
+	if tag := engine.CompilerIdent(); tag != "" {
+		id.tag = tag
 	}
 	return id
 }
@@ -354,8 +332,8 @@ func kcacheKey(id *kcacheIdent, p *planParams) []byte {
 	kv("complex_bytes", l.complexBytes)
 	kv("real_bytes", l.realBytes)
 	layoutKey(kv, l)
-	if p.stages != (stageParams{}) {
-		kv("stages", p.stages.key())
+	if p.stages != (engine.StageParams{}) {
+		kv("stages", p.stages.Key())
 	}
 	return b.Bytes()
 }
@@ -618,7 +596,7 @@ func ClearKernelCache() (int, error) {
 // planCreateCached is newPlan's hook: it builds the plan from a verified cache entry
 // when there is one, else compiles it and stores the kernels. It returns the kernel
 // binary (loaded or freshly saved) when the caller asked for it with p.save.
-func planCreateCached(h deviceHandle, info *DeviceInfo, p *planParams) (planHandle, []byte, error) {
+func planCreateCached(h engine.Device, info *DeviceInfo, p *planParams) (engine.Plan, []byte, error) {
 	wantBinary := p.save
 	dir, on := KernelCacheDir()
 	if len(p.loadBlob) > 0 || !on {
@@ -626,7 +604,7 @@ func planCreateCached(h deviceHandle, info *DeviceInfo, p *planParams) (planHand
 		if err != nil || !wantBinary {
 			return ph, nil, err
 		}
-		return ph, planBinary(ph), nil
+		return ph, engine.PlanBinary(ph), nil
 	}
 	id := identFor(info)
 	key := kcacheKey(&id, p)
@@ -650,7 +628,7 @@ func planCreateCached(h deviceHandle, info *DeviceInfo, p *planParams) (planHand
 	if err != nil {
 		return nil, nil, err
 	}
-	bin := planBinary(ph)
+	bin := engine.PlanBinary(ph)
 	kcacheStore(dir, path, key, bin, maxBytes)
 	if !wantBinary {
 		bin = nil

@@ -1,5 +1,7 @@
 package vkfft
 
+import "github.com/vkfftgo/vkfftgo/internal/engine"
+
 // MemInfo reports the device's free and total memory as the driver sees it (CUDA:
 // cuMemGetInfo, so other processes' and VkFFT's own allocations count too). OpenCL has no
 // such query: there it returns the total and an error wrapping ErrUnsupported.
@@ -9,7 +11,7 @@ func (d *Device) MemInfo() (free, total uint64, err error) {
 		return 0, 0, err
 	}
 	defer d.mu.RUnlock()
-	free, total, err = deviceMemInfo(h)
+	free, total, err = engine.DeviceMemInfo(h)
 	if err != nil {
 		return free, total, opError("memory info", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // moduleKey is the kernel-cache key of a module of companion kernels: the same build
@@ -16,10 +18,10 @@ func moduleKey(id *kcacheIdent, source string) []byte {
 
 // moduleCreateCached builds a module of companion kernels, from the disk kernel cache
 // when it holds a verified entry for this source on this device (as plans do).
-func moduleCreateCached(h deviceHandle, info *DeviceInfo, source string) (moduleHandle, error) {
+func moduleCreateCached(h engine.Device, info *DeviceInfo, source string) (engine.Module, error) {
 	dir, on := KernelCacheDir()
 	if !on {
-		m, _, err := moduleBuild(h, source, nil)
+		m, _, err := engine.ModuleBuild(h, source, nil)
 		return m, err
 	}
 	id := identFor(info)
@@ -27,7 +29,7 @@ func moduleCreateCached(h deviceHandle, info *DeviceInfo, source string) (module
 	maxBytes := KernelCacheMaxBytes()
 	payload, path := kcacheLookup(dir, key, maxBytes)
 	if payload != nil {
-		m, _, err := moduleBuild(h, source, payload)
+		m, _, err := engine.ModuleBuild(h, source, payload)
 		if err == nil {
 			kcacheStats.hits.Add(1)
 			return m, nil
@@ -35,7 +37,7 @@ func moduleCreateCached(h deviceHandle, info *DeviceInfo, source string) (module
 		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
 	}
 	kcacheStats.misses.Add(1)
-	m, bin, err := moduleBuild(h, source, nil)
+	m, bin, err := engine.ModuleBuild(h, source, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package vkfft
 
+import "github.com/vkfftgo/vkfftgo/internal/engine"
+
 // True out-of-place complex transforms. A plan's own application works in place: it
 // reads and writes one buffer. An out-of-place call used to copy the input into the
 // output and transform there, one extra pass over memory. Instead, a C2C plan gets a
@@ -15,7 +17,7 @@ package vkfft
 // outOfPlace returns the out-of-place application, building it on first use, or nil
 // when the plan has none (R2C, or it could not be built). The caller holds p.mu and
 // has checked that the plan is open, so the device is open too.
-func (p *plan) outOfPlace() planHandle {
+func (p *plan) outOfPlace() engine.Plan {
 	if p.oop != nil || !p.canOutOfPlace() {
 		return p.oop
 	}
@@ -46,7 +48,7 @@ func (p *plan) canOutOfPlace() bool {
 // routeOutOfPlace picks the application for a device call: a C2C call with a separate
 // source (copyFrom) goes to the out-of-place application, reading copyFrom in place of
 // a copy. It returns the handle and the run's real/input and copy arguments.
-func (p *plan) routeOutOfPlace(real, copyFrom uint64) (planHandle, uint64, uint64) {
+func (p *plan) routeOutOfPlace(real, copyFrom uint64) (engine.Plan, uint64, uint64) {
 	if copyFrom != 0 {
 		if h := p.outOfPlace(); h != nil {
 			return h, copyFrom, 0

@@ -1,6 +1,10 @@
 package vkfft
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+)
 
 // Opening a Device on a context the caller already has: a C++ host, an OpenCV,
 // ArrayFire or CuPy program shares its GPU context with vkfftgo instead of making a
@@ -58,4 +62,25 @@ func backendMissing(want string) error {
 	}
 	return fmt.Errorf("%w: this build has the %v backend, not %s (build with -tags %s)", ErrUnsupported,
 		compiledBackend, want, want)
+}
+
+// openNative opens a Device on a foreign context of kind (engine.NativeOpenCL or
+// engine.NativeCUDA) through the backend, which refuses another API's kind.
+func openNative(kind int, want string, handles [3]uint64) (*Device, error) {
+	if (kind == engine.NativeCUDA) != (compiledBackend == CUDA) || (kind == engine.NativeOpenCL) != (compiledBackend == OpenCL) {
+		return nil, backendMissing(want)
+	}
+	h, props, ordinal, err := engine.DeviceOpenNative(kind, handles)
+	if err != nil {
+		return nil, err
+	}
+	return newDevice(h, ordinal, props), nil
+}
+
+func openCUDAContext(ctx, stream uintptr) (*Device, error) {
+	return openNative(engine.NativeCUDA, "cuda", [3]uint64{uint64(ctx), uint64(stream), 0})
+}
+
+func openCLContext(context, device, queue uintptr) (*Device, error) {
+	return openNative(engine.NativeOpenCL, "opencl", [3]uint64{uint64(context), uint64(device), uint64(queue)})
 }

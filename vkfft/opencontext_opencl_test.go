@@ -1,4 +1,4 @@
-//go:build cgo && (opencl || (!cuda && !vulkan))
+//go:build cgo && !cuda && !vulkan
 
 package vkfft
 

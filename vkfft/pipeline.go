@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // Pipeline runs a batched transform in chunks so that transfers and computation
@@ -91,7 +93,7 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 		return err
 	}
 	pinned := d.pinned.contains(dp, total) && d.pinned.contains(sp, total)
-	var pool poolHandle
+	var pool engine.Pool
 	if !pinned {
 		// Everything that takes the device's lock comes before the plans' and streams'
 		// locks: Device.Close holds it while it waits for them.
@@ -116,11 +118,11 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 	if a.p.h == nil || b.p.h == nil || s0.q == 0 || s1.q == 0 {
 		return closedError(op, "pipeline")
 	}
-	runs := [2]runHandle{a.p.runFor(inverse), b.p.runFor(inverse)}
+	runs := [2]engine.Run{a.p.runFor(inverse), b.p.runFor(inverse)}
 	queues := [2]uint64{s0.q, s1.q}
 	var err error
 	if pinned {
-		err = pipelineRunPinned(runs, queues, a.p.st, dp, total, sp, total, pl.chunks)
+		err = engine.PipelineRunPinned(runs, queues, a.p.st, dp, total, sp, total, pl.chunks)
 	} else {
 		// held so that Device.Close cannot free them under the copy
 		bufs := [...]*hostBuffer{&pl.pinIn[0].b, &pl.pinIn[1].b, &pl.pinOut[0].b, &pl.pinOut[1].b}
@@ -130,7 +132,7 @@ func (pl *Pipeline[T]) run(inverse bool, dst, src []T) error {
 			open = open && hb.ptr != nil
 		}
 		if open {
-			err = pipelineRunPageable(runs, queues, [2]uint64{s0.ev, s1.ev}, pool,
+			err = engine.PipelineRunPageable(runs, queues, [2]uint64{s0.ev, s1.ev}, pool,
 				[2]unsafe.Pointer{bufs[0].ptr, bufs[1].ptr}, [2]unsafe.Pointer{bufs[2].ptr, bufs[3].ptr},
 				a.p.st, dp, total, sp, total, pl.chunks)
 		} else {

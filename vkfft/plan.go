@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // Complex is the element type of complex data: complex64 runs in single precision,
@@ -28,23 +30,27 @@ type Sample interface{ int8 | int16 | uint8 }
 type plan struct {
 	mu      sync.Mutex // serialises calls: a VkFFT application is not reentrant
 	dev     *Device
-	h       planHandle // nil once closed
-	st      status     // C memory for the hot path's error reports
+	h       engine.Plan   // nil once closed
+	st      engine.Status // C memory for the hot path's error reports
 	l       layout
 	buf     uint64 // complex data, l.complexBytes
 	realBuf uint64 // real data (R2C), l.realBytes
 	binary  []byte // compiled kernels, when asked to keep them
 	tuned   TuneResult
+	// the device's Hermitian projection kernel for a multi-axis C2R (herm.go), or why
+	// there is none; C keeps both with the application
+	herm    engine.Kernel
+	hermWhy string
 
 	// out of place without a copy (C2C): a second application reading an input buffer,
 	// built on the first out-of-place call (oop.go)
-	oop       planHandle
+	oop       engine.Plan
 	oopFailed bool
 	oopTuning *Tuning // its own tuning when the tuner measured one (else the plan's)
 
 	// the host round trips, forward and inverse, as the C transfer layer runs them; the
 	// C plan also orders its work across queues itself
-	runs [2]runHandle
+	runs [2]engine.Run
 }
 
 // planOptions are the internal knobs of newPlan.
@@ -69,6 +75,7 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			d.info.Name))
 	}
 	p := &plan{dev: d, l: l}
+	p.herm, p.hermWhy = d.hermitianKernel(h, &l)
 	if p.buf, err = d.alloc(l.complexBytes); err != nil {
 		return nil, opError("new plan", err)
 	}
@@ -104,8 +111,8 @@ func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
 			return nil, opError("new plan", err)
 		}
 	}
-	p.runs = planRuns(p.h)
-	p.st = newStatus()
+	p.runs = engine.PlanRuns(p.h)
+	p.st = engine.NewStatus()
 	d.track(p)
 	return p, nil
 }
@@ -118,7 +125,7 @@ func (p *plan) params(outOfPlace bool) planParams {
 		l.cfg.Tuning = *p.oopTuning
 	}
 	return planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
-		outOfPlace: outOfPlace}
+		outOfPlace: outOfPlace, herm: p.herm, hermWhy: p.hermWhy}
 }
 
 // lutSetting maps Config.LUT (or, when that is LUTDefault, Tuning.LUT) to VkFFT's useLUT
@@ -153,14 +160,14 @@ func (p *plan) release() {
 	if p.h == nil {
 		return
 	}
-	planDestroy(p.h) // waits for the plan's work on every queue
+	engine.PlanDestroy(p.h) // waits for the plan's work on every queue
 	p.h = nil
 	if p.oop != nil {
-		planDestroy(p.oop)
+		engine.PlanDestroy(p.oop)
 		p.oop = nil
 	}
 	p.freeBuffers()
-	freeStatus(p.st)
+	engine.FreeStatus(p.st)
 	p.st = nil
 }
 
@@ -177,7 +184,7 @@ func direction(inverse bool) string {
 }
 
 // runFor is the plan's host round trip in one direction.
-func (p *plan) runFor(inverse bool) runHandle {
+func (p *plan) runFor(inverse bool) engine.Run {
 	if inverse {
 		return p.runs[1]
 	}
@@ -213,7 +220,7 @@ func (p *plan) runHost(inverse bool, dst unsafe.Pointer, dstBytes int64, src uns
 	if s != nil {
 		faultPoint(faultStagedRun)
 	}
-	err := runHost(p.runFor(inverse), s, p.st, dst, dstBytes, src, srcBytes)
+	err := engine.RunHost(p.runFor(inverse), s, p.st, dst, dstBytes, src, srcBytes)
 	if s != nil {
 		p.dev.putStager(s)
 	}
@@ -254,7 +261,7 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 	}
 	if err == nil {
 		h, real, from := p.routeOutOfPlace(mem[1], mem[2])
-		err = planRunDevice(h, p.st, inverse, mem[0], real, from, 0)
+		err = engine.PlanRunDevice(h, p.st, inverse, mem[0], real, from, 0)
 		if err != nil {
 			err = opError(op, err)
 		}
@@ -390,7 +397,8 @@ func (p *RealPlan[R, C]) Forward(dst []C, src []R) error {
 }
 
 // Inverse computes the real signal of half spectrum src into dst, scaled as Config.Norm
-// says. src is not modified.
+// says: FFTW's c2r (numpy's irfftn) of any src, Hermitian or not (see InverseBuffer).
+// src is not modified.
 func (p *RealPlan[R, C]) Inverse(dst []R, src []C) error {
 	l := &p.p.l
 	if err := l.realHostable("inverse"); err != nil {
@@ -427,7 +435,14 @@ func (p *RealPlan[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
 }
 
 // InverseBuffer transforms the half spectrum src into real dst. For more than one
-// axis VkFFT uses src as scratch space: its contents are undefined afterwards.
+// axis VkFFT uses src as scratch space: its contents are undefined afterwards. A batch
+// of 1-D lines (Batch > 1, or axes besides the last not transformed) keeps src but for
+// the imaginary parts of bins 0 and n/2 along the last axis, which are cleared.
+//
+// Like FFTW's c2r and numpy's irfftn, the inverse is defined for any src, Hermitian or
+// not: the leading axes' inverse is complex, then each last-axis line's bins 0 and n/2
+// count with their real parts only. Inverse and the other inverse calls of real plans
+// give the same answer.
 func (p *RealPlan[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
 	l := &p.p.l
 	if err := l.realBuffers("inverse", bufOf(src), bufOf(dst)); err != nil || l.strided {

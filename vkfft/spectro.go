@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // Fusion says how a Spectrometer joins the sample conversion and the power
@@ -98,11 +100,11 @@ type Spectrometer struct {
 	bins    int
 	chunk   int
 	fusion  Fusion
-	s       spectroHandle // nil once closed
-	psd     uint64        // the bins, device memory
-	plan    planHandle
-	module  moduleHandle
-	st      status
+	s       engine.Spectro // nil once closed
+	psd     uint64         // the bins, device memory
+	plan    engine.Plan
+	module  engine.Module
+	st      engine.Status
 	scratch []float32 // Read's download, before reordering
 	perm    []int32   // perm[position] = bin, where VkFFT leaves the bins in its own order
 
@@ -128,7 +130,8 @@ type hostMem struct {
 func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 	switch {
 	case !cfg.Input.valid():
-		return cfg, fmt.Errorf("%w: unknown input format %v", ErrInvalidArgument, cfg.Input)
+		return cfg, fmt.Errorf("%w: unknown input format %d; want %s", ErrInvalidArgument, int(cfg.Input),
+			formatChoices(SampleFormat.String))
 	case cfg.N < 2 || cfg.N > 1<<28:
 		return cfg, fmt.Errorf("%w: N = %d; the spectrometer supports 2 to 2^28 points", ErrUnsupported, cfg.N)
 	case !cfg.Input.Complex() && cfg.N%2 != 0:
@@ -195,7 +198,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
-	if limit := companionMaxBinding(h); autoChunked && limit < defaultChunkBytes {
+	if limit := companionMaxBinding(d); autoChunked && limit < defaultChunkBytes {
 		// a chunk's complex data is bound whole by the companion kernels (Vulkan)
 		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, limit)
 	}
@@ -207,7 +210,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	// reordering where the order is not recognised
 	onRead := cfg.BinOrder != BinOrderVkFFT && cfg.Input.Complex()
 	err = sp.build(h, onRead)
-	if err == nil && onRead && planAxisUploads(sp.plan) > 1 {
+	if err == nil && onRead && engine.PlanAxisUploads(sp.plan) > 1 {
 		if sp.perm, err = sp.probeOrder(h); err != nil && cfg.BinOrder == BinOrderAuto {
 			sp.releaseLocked()
 			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins}
@@ -232,55 +235,55 @@ func (sp *Spectrometer) alloc(bytes int64) (uint64, error) {
 
 // build makes everything (with VkFFT's bin order left as it is when noReorder); on
 // failure the caller releases what was made.
-func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
+func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	cfg := &sp.cfg
 	d := sp.dev
-	sp.st = newStatus()
+	sp.st = engine.NewStatus()
 	sp.scratch = make([]float32, 2*sp.bins) // the second half for reordering
-	f := spectroFields{n: cfg.N, bins: sp.bins, chunk: sp.chunk, sampleBytes: cfg.Input.sampleBytes(),
-		realInput: !cfg.Input.Complex()}
+	f := engine.SpectroFields{N: cfg.N, Bins: sp.bins, Chunk: sp.chunk, SampleBytes: cfg.Input.sampleBytes(),
+		RealInput: !cfg.Input.Complex()}
 	var err error
-	if f.psd, err = sp.alloc(int64(sp.bins) * 4); err != nil {
+	if f.PSD, err = sp.alloc(int64(sp.bins) * 4); err != nil {
 		return err
 	}
-	sp.psd = f.psd
+	sp.psd = f.PSD
 	if cfg.Window != nil {
-		if f.windw, err = sp.alloc(int64(cfg.N) * 4); err != nil {
+		if f.Window, err = sp.alloc(int64(cfg.N) * 4); err != nil {
 			return err
 		}
-		if err = memUpload(h, sp.st, f.windw, unsafe.Pointer(&cfg.Window[0]), int64(cfg.N)*4); err != nil {
+		if err = engine.MemUpload(h, sp.st, f.Window, unsafe.Pointer(&cfg.Window[0]), int64(cfg.N)*4); err != nil {
 			return err
 		}
 	}
 	spectrum := sp.chunk * sp.bins // complex elements of one chunk's spectra
-	if f.cbuf, err = sp.alloc(int64(spectrum) * 8); err != nil {
+	if f.CBuf, err = sp.alloc(int64(spectrum) * 8); err != nil {
 		return err
 	}
-	if f.realInput {
-		if f.rbuf, err = sp.alloc(int64(sp.chunk*cfg.N) * 4); err != nil {
+	if f.RealInput {
+		if f.RBuf, err = sp.alloc(int64(sp.chunk*cfg.N) * 4); err != nil {
 			return err
 		}
 	}
 	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil}
-	atomics := companionFloatAtomics(h)
+	atomics := companionFloatAtomics(d)
 	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec, atomics)); err != nil {
 		return err
 	}
 	for _, k := range []struct {
 		name string
-		dst  *kernelHandle
-	}{{"vkg_convert", &f.convert}, {"vkg_sum_c", &f.sumC}, {"vkg_sum_f", &f.sumF}, {"vkg_zero", &f.zero}} {
-		if *k.dst, err = moduleKernel(sp.module, k.name); err != nil {
+		dst  *engine.Kernel
+	}{{"vkg_convert", &f.Convert}, {"vkg_sum_c", &f.SumC}, {"vkg_sum_f", &f.SumF}, {"vkg_zero", &f.Zero}} {
+		if *k.dst, err = engine.ModuleKernel(sp.module, k.name); err != nil {
 			return err
 		}
 	}
-	f.sumGroups = min(sp.chunk, max(1, (1<<18+sp.bins-1)/sp.bins))
+	f.SumGroups = min(sp.chunk, max(1, (1<<18+sp.bins-1)/sp.bins))
 	if !atomics { // one group of all items: each bin summed by one work-item, no races
-		f.sumGroups = 1
+		f.SumGroups = 1
 	}
 
 	kind := kindC2C
-	if f.realInput {
+	if f.RealInput {
 		kind = kindR2C
 	}
 	l, err := validate(Config{Shape: []int{cfg.N}, Batch: sp.chunk, LUT: cfg.LUT, Tuning: cfg.Tuning}, kind, 8)
@@ -300,49 +303,49 @@ func (sp *Spectrometer) build(h deviceHandle, noReorder bool) error {
 		}
 	}
 	if sp.plan == nil {
-		params := planParams{l: l, useLUT: lutSetting(l), buffer: f.cbuf, realBuffer: f.rbuf,
-			stages: stageParams{forwardOnly: true, noReorder: noReorder, sharedMemory: cfg.SharedMemory}}
+		params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, realBuffer: f.RBuf,
+			stages: engine.StageParams{ForwardOnly: true, NoReorder: noReorder, SharedMemory: cfg.SharedMemory}}
 		if sp.plan, _, err = planCreateCached(h, &d.info, &params); err != nil {
 			return err
 		}
 		sp.fusion = FusionCompanion
 	}
-	f.plan = sp.plan
-	f.path = int(sp.fusion) - int(FusionCompanion)
-	if sp.s = spectroNew(h, &f); sp.s == nil {
+	f.Plan = sp.plan
+	f.Path = int(sp.fusion) - int(FusionCompanion)
+	if sp.s = engine.SpectroNew(h, &f); sp.s == nil {
 		return fmt.Errorf("%w: out of host memory", ErrOutOfMemory)
 	}
-	return spectroZero(sp.s, sp.st)
+	return engine.SpectroZero(sp.s, sp.st)
 }
 
 // buildFused makes the rewritten plan of fusion mode want; ErrUnsupported when VkFFT's
 // kernels for this size are not ones the rewriter knows.
-func (sp *Spectrometer) buildFused(h deviceHandle, l layout, want Fusion, spec loadSpec, f *spectroFields,
+func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec loadSpec, f *engine.SpectroFields,
 	noReorder bool) error {
 	store, out := storeNone, uint64(0)
 	switch want {
 	case FusionPower:
 		var err error
-		if f.pbuf, err = sp.alloc(int64(sp.chunk*sp.cfg.N) * 4); err != nil {
+		if f.PBuf, err = sp.alloc(int64(sp.chunk*sp.cfg.N) * 4); err != nil {
 			return err
 		}
-		store, out = storePower, f.pbuf
+		store, out = storePower, f.PBuf
 	case FusionAtomic:
-		store, out = storeAtomic, f.psd
+		store, out = storeAtomic, f.PSD
 	}
-	st := stageParams{
-		separateInput: true, inputBuffer: f.cbuf, inputBytes: l.complexBytes,
-		forwardOnly: true, offsetsAtLaunch: true,
-		fuseLoad: int(sp.cfg.Input), fuseStore: store, fuse: fusedText(compiledBackend, spec, store),
-		fuseWindow: f.windw, fuseOut: out, noReorder: noReorder, sharedMemory: sp.cfg.SharedMemory,
+	st := engine.StageParams{
+		SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
+		ForwardOnly: true, OffsetsAtLaunch: true,
+		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store),
+		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
 	}
-	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.cbuf, stages: st}
+	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}
 	ph, _, err := planCreateCached(h, &sp.dev.info, &params)
 	if err != nil {
 		return err
 	}
-	if planFusedKernels(ph) == 0 {
-		planDestroy(ph)
+	if engine.PlanFusedKernels(ph) == 0 {
+		engine.PlanDestroy(ph)
 		return fmt.Errorf("%w: no kernel fused", ErrUnsupported)
 	}
 	sp.plan = ph
@@ -401,7 +404,7 @@ func (sp *Spectrometer) WorkingSet() int64 {
 		n += m.bytes
 	}
 	if sp.plan != nil {
-		n += planOwnBytes(sp.plan)
+		n += engine.PlanOwnBytes(sp.plan)
 	}
 	return n
 }
@@ -425,19 +428,6 @@ func scalarTypeName(z any) string {
 		return "complex64"
 	}
 	return "complex128"
-}
-
-// scalarName is the Go type that holds one number of the format.
-func scalarName(f SampleFormat) string {
-	switch f {
-	case ComplexInt8, RealInt8:
-		return "int8"
-	case ComplexUint8:
-		return "uint8"
-	case ComplexFloat16:
-		return "Float16"
-	}
-	return "int16"
 }
 
 // Accumulate adds the power spectra of one batch of samples in host memory to the bins:
@@ -473,7 +463,7 @@ func (sp *Spectrometer) numbers() int {
 }
 
 func (sp *Spectrometer) checkInput(op, typ string, isNil bool, n int) error {
-	if want := scalarName(sp.cfg.Input); typ != want {
+	if want := sp.cfg.Input.goType(); typ != want {
 		return fmt.Errorf("vkfft: %s: %w: %s samples need []%s, got []%s", op, ErrInvalidArgument, sp.cfg.Input, want, typ)
 	}
 	return checkLen(op, "samples", isNil, n, sp.numbers())
@@ -491,7 +481,7 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 	defer d.mu.RUnlock()
 	bytes := int64(n * sp.cfg.Input.scalarBytes())
 	pinned := d.pinned.contains(p, bytes)
-	var pool poolHandle
+	var pool engine.Pool
 	if !pinned { // the device's copy threads, before the spectrometer's lock
 		var err error
 		if pool, err = d.copyPool(); err != nil {
@@ -506,7 +496,7 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 	if err := sp.hostBuffers(); err != nil {
 		return opError(op, err)
 	}
-	if err := spectroHost(sp.s, pool, sp.st, p, pinned, sp.cfg.Batch); err != nil {
+	if err := engine.SpectroHost(sp.s, pool, sp.st, p, pinned, sp.cfg.Batch); err != nil {
 		return opError(op, err)
 	}
 	return nil
@@ -515,7 +505,7 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 // hostBuffers makes the device and pinned chunk buffers, queue and events of host
 // streaming on first use; the caller holds sp.mu and the device.
 func (sp *Spectrometer) hostBuffers() error {
-	if spectroHostReady(sp.s) {
+	if engine.SpectroHostReady(sp.s) {
 		return nil
 	}
 	d := sp.dev
@@ -529,7 +519,7 @@ func (sp *Spectrometer) hostBuffers() error {
 			}
 		}
 		if sp.pin[k].p == nil {
-			p, handle, err := hostmemAlloc(d.h, bytes)
+			p, handle, err := engine.HostmemAlloc(d.h, bytes)
 			if err != nil {
 				return err
 			}
@@ -537,7 +527,7 @@ func (sp *Spectrometer) hostBuffers() error {
 		}
 		pins[k] = sp.pin[k].p
 	}
-	return spectroSetHost(sp.s, sp.st, sp.in, pins)
+	return engine.SpectroSetHost(sp.s, sp.st, sp.in, pins)
 }
 
 // DeviceBuffer is a device Buffer of any element type (*Buffer[T]).
@@ -583,7 +573,7 @@ func (sp *Spectrometer) AccumulateBuffer(buf DeviceBuffer) error {
 	if b.dev != sp.dev {
 		return opError(op, ErrWrongDevice)
 	}
-	if err := spectroDevice(sp.s, sp.st, b.m, 0, sp.cfg.Batch); err != nil {
+	if err := engine.SpectroDevice(sp.s, sp.st, b.m, 0, sp.cfg.Batch); err != nil {
 		return opError(op, err)
 	}
 	return nil
@@ -606,7 +596,7 @@ func (sp *Spectrometer) Read(psd []float32) error {
 	if sp.s == nil {
 		return closedError(op, "spectrometer")
 	}
-	if err := memDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
+	if err := engine.MemDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
 		return opError(op, err)
 	}
 	src := sp.scratch
@@ -638,7 +628,7 @@ func (sp *Spectrometer) Reset() error {
 	if sp.s == nil {
 		return closedError("reset", "spectrometer")
 	}
-	if err := spectroZero(sp.s, sp.st); err != nil {
+	if err := engine.SpectroZero(sp.s, sp.st); err != nil {
 		return opError("reset", err)
 	}
 	return nil
@@ -660,24 +650,24 @@ func (sp *Spectrometer) release() {
 func (sp *Spectrometer) releaseLocked() {
 	d := sp.dev
 	if sp.s != nil || sp.st != nil {
-		_ = deviceSync(d.h)
+		_ = engine.DeviceSync(d.h)
 	}
 	if sp.s != nil {
-		spectroFree(sp.s) // waits for the copy queue
+		engine.SpectroFree(sp.s) // waits for the copy queue
 		sp.s = nil
 	}
 	for k := range sp.pin {
 		if sp.pin[k].p != nil {
-			hostmemFree(d.h, sp.pin[k].p, sp.pin[k].bytes, sp.pin[k].handle)
+			engine.HostmemFree(d.h, sp.pin[k].p, sp.pin[k].bytes, sp.pin[k].handle)
 			sp.pin[k] = hostMem{}
 		}
 	}
 	if sp.plan != nil {
-		planDestroy(sp.plan)
+		engine.PlanDestroy(sp.plan)
 		sp.plan = nil
 	}
 	if sp.module != nil {
-		moduleDestroy(sp.module)
+		engine.ModuleDestroy(sp.module)
 		sp.module = nil
 	}
 	for _, m := range sp.mem {
@@ -685,7 +675,7 @@ func (sp *Spectrometer) releaseLocked() {
 	}
 	sp.mem, sp.in = nil, [2]uint64{}
 	if sp.st != nil {
-		freeStatus(sp.st)
+		engine.FreeStatus(sp.st)
 		sp.st = nil
 	}
 }

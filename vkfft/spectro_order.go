@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // BinOrder says who puts a multi-pass FFT's bins in frequency order.
@@ -67,28 +69,22 @@ func candidateOrders(n int) []digitOrder {
 	return out
 }
 
-// toneSamples fills one FFT of n samples of format f with a tone at bin k (amplitude
-// 100, or 10000 for 16-bit formats) and returns them as bytes.
+// toneSamples fills one FFT of n samples of format f with a tone at bin k (a complex
+// exponential, or a cosine for real formats; amplitude 100, or 10000 where the format
+// holds that exactly) and returns them as bytes.
 func toneSamples(f SampleFormat, n, k int) []byte {
+	fi := f.info()
 	out := make([]byte, n*f.sampleBytes())
 	amp := 100.0
-	if f == ComplexInt16 {
+	if fi.exact >= 10000 {
 		amp = 10000
 	}
+	w := f.sampleBytes()
 	for i := 0; i < n; i++ {
 		ph := 2 * math.Pi * float64(k) * float64(i) / float64(n)
-		re, im := math.Round(amp*math.Cos(ph)), math.Round(amp*math.Sin(ph))
-		switch f {
-		case ComplexInt8:
-			out[2*i], out[2*i+1] = byte(int8(re)), byte(int8(im))
-		case ComplexUint8:
-			out[2*i], out[2*i+1] = byte(int(re)+128), byte(int(im)+128)
-		case ComplexInt16:
-			putU16(out[4*i:], uint16(int16(re)))
-			putU16(out[4*i+2:], uint16(int16(im)))
-		case ComplexFloat16:
-			putU16(out[4*i:], halfBits(float32(re)))
-			putU16(out[4*i+2:], halfBits(float32(im)))
+		fi.encode(out[i*w:], math.Round(amp*math.Cos(ph)))
+		if fi.complex {
+			fi.encode(out[i*w+fi.scalarBytes:], math.Round(amp*math.Sin(ph)))
 		}
 	}
 	return out
@@ -118,7 +114,7 @@ func halfBits(v float32) uint16 {
 // spectrometer (in the first and the last FFT of a chunk) and keeps the candidate order
 // that puts every peak where it was seen. The caller holds the device and sp.mu; the
 // bins are zeroed afterwards.
-func (sp *Spectrometer) probeOrder(h deviceHandle) ([]int32, error) {
+func (sp *Spectrometer) probeOrder(h engine.Device) ([]int32, error) {
 	n, c := sp.cfg.N, sp.chunk
 	bytes := int64(c * n * sp.cfg.Input.sampleBytes())
 	probe, err := sp.dev.alloc(bytes)
@@ -138,16 +134,16 @@ func (sp *Spectrometer) probeOrder(h deviceHandle) ([]int32, error) {
 		}
 		clear(in[:one])
 		copy(in[item*one:], toneSamples(sp.cfg.Input, n, k))
-		if err := memUpload(h, sp.st, probe, unsafe.Pointer(&in[0]), bytes); err != nil {
+		if err := engine.MemUpload(h, sp.st, probe, unsafe.Pointer(&in[0]), bytes); err != nil {
 			return nil, err
 		}
-		if err := spectroZero(sp.s, sp.st); err != nil {
+		if err := engine.SpectroZero(sp.s, sp.st); err != nil {
 			return nil, err
 		}
-		if err := spectroDevice(sp.s, sp.st, probe, 0, c); err != nil {
+		if err := engine.SpectroDevice(sp.s, sp.st, probe, 0, c); err != nil {
 			return nil, err
 		}
-		if err := memDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
+		if err := engine.MemDownload(h, sp.st, unsafe.Pointer(&sp.scratch[0]), sp.psd, int64(sp.bins)*4); err != nil {
 			return nil, err
 		}
 		best := 0
@@ -158,7 +154,7 @@ func (sp *Spectrometer) probeOrder(h deviceHandle) ([]int32, error) {
 		}
 		obs = append(obs, seen{k, best})
 	}
-	if err := spectroZero(sp.s, sp.st); err != nil {
+	if err := engine.SpectroZero(sp.s, sp.st); err != nil {
 		return nil, err
 	}
 	for _, o := range candidateOrders(n) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // Stream is an extra in-order queue (a CUDA stream, an OpenCL command queue) on a
@@ -19,7 +21,7 @@ type Stream struct {
 	dev *Device
 	q   uint64 // 0 once closed
 	ev  uint64
-	st  status
+	st  engine.Status
 }
 
 // NewStream creates a stream on d.
@@ -29,11 +31,11 @@ func (d *Device) NewStream() (*Stream, error) {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
-	q, ev, err := streamCreate(h)
+	q, ev, err := engine.StreamCreate(h)
 	if err != nil {
 		return nil, opError("new stream", err)
 	}
-	s := &Stream{dev: d, q: q, ev: ev, st: newStatus()}
+	s := &Stream{dev: d, q: q, ev: ev, st: engine.NewStatus()}
 	d.streamsMu.Lock()
 	d.streams[s] = struct{}{}
 	d.streamsMu.Unlock()
@@ -48,7 +50,7 @@ func (s *Stream) Wait() error {
 	if s.q == 0 {
 		return closedError("wait", "stream")
 	}
-	if err := streamSync(s.dev.h, s.st, s.q); err != nil {
+	if err := engine.StreamSync(s.dev.h, s.st, s.q); err != nil {
 		return opError("wait", err)
 	}
 	return nil
@@ -71,21 +73,21 @@ func (s *Stream) release() {
 	s.dev.streamsMu.Lock()
 	delete(s.dev.streams, s)
 	s.dev.streamsMu.Unlock()
-	streamDestroy(s.dev.h, s.q, s.ev)
+	engine.StreamDestroy(s.dev.h, s.q, s.ev)
 	s.q = 0
-	freeStatus(s.st)
+	engine.FreeStatus(s.st)
 	s.st = nil
 }
 
 // syncAll waits for the device's queue and every stream; the caller holds d.mu.
 func (d *Device) syncAll() {
-	_ = deviceSync(d.h)
+	_ = engine.DeviceSync(d.h)
 	d.streamsMu.Lock()
 	defer d.streamsMu.Unlock()
 	for s := range d.streams {
-		st := newStatus()
-		_ = streamSync(d.h, st, s.q)
-		freeStatus(st)
+		st := engine.NewStatus()
+		_ = engine.StreamSync(d.h, st, s.q)
+		engine.FreeStatus(st)
 	}
 }
 
@@ -140,7 +142,7 @@ func (p *plan) runAsync(s *Stream, inverse bool, dst, src *hostBuffer, dstLen, s
 		return closedError(op, "host buffer")
 	}
 	// the C plan makes s wait for its earlier work on other queues, and records its own
-	if err := runHostAsync(p.runFor(inverse), p.st, s.q, dst.ptr, dstBytes, src.ptr, srcBytes); err != nil {
+	if err := engine.RunHostAsync(p.runFor(inverse), p.st, s.q, dst.ptr, dstBytes, src.ptr, srcBytes); err != nil {
 		return opError(op, err)
 	}
 	return nil

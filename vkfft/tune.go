@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // TuneMode says whether a plan uses autotuned launch parameters (Config.Tune).
@@ -261,7 +263,7 @@ var tuneMu sync.Mutex
 // from the store, measured, or VkFFT's defaults. A measured tuning leaves the winning
 // application in p.h (with its kernels in p.binary when asked for), so the plan is not
 // compiled twice.
-func (p *plan) resolveTuning(h deviceHandle, opt planOptions) error {
+func (p *plan) resolveTuning(h engine.Device, opt planOptions) error {
 	l := &p.l
 	if !l.cfg.Tuning.isZero() {
 		p.tuned = TuneResult{Source: TunedByHand, Tuning: l.cfg.Tuning, OutOfPlace: l.cfg.Tuning}

@@ -29,6 +29,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 const (
@@ -53,7 +55,7 @@ var tuneMeasurements atomic.Int64
 type tuneCand struct {
 	t   Tuning
 	oop bool // the out-of-place application (reads the spare input, writes the plan's buffer)
-	h   planHandle
+	h   engine.Plan
 	bin []byte // kernels loaded from the kernel cache (nil: compiled, saved in the app)
 	ms  float64
 	err error
@@ -64,8 +66,8 @@ type tuneWin struct{ off, n int64 }
 
 type tuner struct {
 	p         *plan
-	h         deviceHandle
-	st        status
+	h         engine.Device
+	st        engine.Status
 	name      string
 	start     time.Time
 	budget    time.Duration
@@ -88,11 +90,11 @@ type tuner struct {
 // measure searches launch parameters for p and returns the winner. The winning
 // application becomes p.h (its kernels stored in the kernel cache), so newPlan does not
 // build it again.
-func (p *plan) measure(h deviceHandle, opt planOptions) (rec tuneRecord, err error) {
+func (p *plan) measure(h engine.Device, opt planOptions) (rec tuneRecord, err error) {
 	tuneMeasurements.Add(1)
-	tn := &tuner{p: p, h: h, st: newStatus(), start: time.Now(), budget: tuneBudget(),
+	tn := &tuner{p: p, h: h, st: engine.NewStatus(), start: time.Now(), budget: tuneBudget(),
 		name: tuneName(&p.l), id: identFor(&p.dev.info)}
-	defer freeStatus(tn.st)
+	defer engine.FreeStatus(tn.st)
 	tn.workers = min(runtime.NumCPU(), 8)
 	tn.tol = 1e-3
 	if p.l.double {
@@ -208,7 +210,7 @@ func (tn *tuner) outOfPlace(winner *tuneCand) (Tuning, float64) {
 		return winner.t, 0
 	}
 	// the reference for the inverse: the winner's, in place
-	err := memCopy(tn.h, tn.st, tn.p.buf, tn.spare, tn.inBytes)
+	err := engine.MemCopy(tn.h, tn.st, tn.p.buf, tn.spare, tn.inBytes)
 	if err == nil {
 		err = tn.run(winner, true)
 	}
@@ -246,7 +248,7 @@ func (tn *tuner) outOfPlace(winner *tuneCand) (Tuning, float64) {
 		}
 	}
 	if best.err == nil && best.bin == nil {
-		if bin := planBinary(best.h); bin != nil {
+		if bin := engine.PlanBinary(best.h); bin != nil {
 			tn.store(tn.params(best.t, true), bin)
 		}
 	}
@@ -316,7 +318,7 @@ func (tn *tuner) prepare() error {
 	host := randomBytes(tn.inBytes, l.double)
 	tn.inSample = gather(host, tn.inWins)
 	if m, err := p.dev.alloc(tn.inBytes); err == nil {
-		if err = memUpload(tn.h, tn.st, m, unsafe.Pointer(&host[0]), tn.inBytes); err != nil {
+		if err = engine.MemUpload(tn.h, tn.st, m, unsafe.Pointer(&host[0]), tn.inBytes); err != nil {
 			p.dev.free(m, tn.inBytes)
 			return fmt.Errorf("tuning: %w", err)
 		}
@@ -441,7 +443,8 @@ func (tn *tuner) buildWith(ts []Tuning, oop bool) []*tuneCand {
 func (tn *tuner) params(t Tuning, oop bool) planParams {
 	l := tn.p.l
 	l.cfg.Tuning = t
-	p := planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf, outOfPlace: oop}
+	p := planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf, outOfPlace: oop,
+		herm: tn.p.herm, hermWhy: tn.p.hermWhy}
 	if oop {
 		p.realBuffer = tn.spare
 	}
@@ -458,7 +461,7 @@ func (tn *tuner) store(params planParams, bin []byte) {
 
 func (tn *tuner) drop(c *tuneCand) {
 	if c.h != nil {
-		planDestroy(c.h)
+		engine.PlanDestroy(c.h)
 		c.h = nil
 	}
 }
@@ -470,7 +473,7 @@ func (tn *tuner) run(c *tuneCand, inverse bool) error {
 	if c.oop {
 		in = tn.spare
 	}
-	return planRunDevice(c.h, tn.st, inverse, tn.p.buf, in, 0, 0)
+	return engine.PlanRunDevice(c.h, tn.st, inverse, tn.p.buf, in, 0, 0)
 }
 
 func (tn *tuner) pairs(c *tuneCand, n int) error {
@@ -482,7 +485,7 @@ func (tn *tuner) pairs(c *tuneCand, n int) error {
 			return err
 		}
 	}
-	return deviceSyncWith(tn.h, tn.st)
+	return engine.DeviceSyncWith(tn.h, tn.st)
 }
 
 // time checks c, then sets c.ms to its best forward+inverse time over a few trials; a
@@ -530,9 +533,9 @@ func (tn *tuner) check(c *tuneCand) error {
 	}
 	var err error
 	if tn.spare != 0 {
-		err = memCopy(tn.h, tn.st, tn.inBuf, tn.spare, tn.inBytes)
+		err = engine.MemCopy(tn.h, tn.st, tn.inBuf, tn.spare, tn.inBytes)
 	} else {
-		err = memUpload(tn.h, tn.st, tn.inBuf, unsafe.Pointer(&tn.host[0]), tn.inBytes)
+		err = engine.MemUpload(tn.h, tn.st, tn.inBuf, unsafe.Pointer(&tn.host[0]), tn.inBytes)
 	}
 	if err == nil {
 		err = tn.run(c, false)
@@ -592,7 +595,7 @@ func (tn *tuner) sample(m uint64, ws []tuneWin) ([]byte, error) {
 	out := make([]byte, total)
 	pos := int64(0)
 	for _, w := range ws {
-		if err := memDownloadRange(tn.h, tn.st, unsafe.Pointer(&out[pos]), m, w.off, w.n); err != nil {
+		if err := engine.MemDownloadRange(tn.h, tn.st, unsafe.Pointer(&out[pos]), m, w.off, w.n); err != nil {
 			return nil, err
 		}
 		pos += w.n
@@ -633,7 +636,7 @@ func (tn *tuner) adopt(w *tuneCand, opt planOptions) {
 	p := tn.p
 	bin := w.bin
 	if bin == nil {
-		if bin = planBinary(w.h); bin != nil {
+		if bin = engine.PlanBinary(w.h); bin != nil {
 			tn.store(tn.params(w.t, false), bin)
 		}
 	}

@@ -1,4 +1,4 @@
-//go:build cgo && vulkan && !opencl && !cuda
+//go:build cgo && vulkan
 
 package vkfft
 
@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 
 	"github.com/stretchr/testify/require"
 )
@@ -174,8 +176,8 @@ func TestVulkanPlanChurnDoesNotLeak(t *testing.T) {
 	read := func() reading {
 		require.NoError(t, d.Sync())
 		debug.FreeOSMemory()
-		hostHeapTrim()
-		heap, ok := hostHeapInUse()
+		engine.HostHeapTrim()
+		heap, ok := engine.HostHeapInUse()
 		require.True(t, ok, "the C heap's bytes in use (glibc's mallinfo2 or AddressSanitizer)")
 		return reading{heap: heap, rss: rssBytes(t), pipelineCache: vulkanPipelineCacheBytes(d)}
 	}
@@ -247,7 +249,7 @@ func TestVulkanDeviceInfo(t *testing.T) {
 		require.NotZero(t, d.MaxAllocation)
 	}
 	require.Equal(t, "vulkan", CurrentBackend().String())
-	require.Contains(t, kcacheBackendTag(), "glslang ")
+	require.Contains(t, engine.CompilerIdent(), "glslang ")
 }
 
 // TestVulkanFreeWithQueuedWork: a buffer closed while transforms on it are still queued
@@ -338,8 +340,8 @@ func TestVulkanRefusesFusedStages(t *testing.T) {
 	h, err := testDev.use("test")
 	require.NoError(t, err)
 	_, err = planCreate(h, &planParams{l: l, useLUT: lutSetting(l), buffer: uint64(buf.Native()),
-		stages: stageParams{forwardOnly: true, separateInput: true, inputBuffer: uint64(buf.Native()),
-			inputBytes: 512, fuseLoad: int(ComplexInt8), fuse: fuseText{prelude: "x", inputDecl: "x"}}})
+		stages: engine.StageParams{ForwardOnly: true, SeparateInput: true, InputBuffer: uint64(buf.Native()),
+			InputBytes: 512, FuseLoad: int(ComplexInt8), Fuse: engine.FuseText{Prelude: "x", InputDecl: "x"}}})
 	testDev.mu.RUnlock()
 	require.ErrorIs(t, err, ErrUnsupported)
 	require.ErrorContains(t, err, "Vulkan")

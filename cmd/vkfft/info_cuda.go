@@ -1,4 +1,4 @@
-//go:build cuda && !opencl
+//go:build cuda
 
 package main
 

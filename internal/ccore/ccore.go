@@ -1,6 +1,8 @@
 // Package ccore hands the C API (capi) the C objects behind package vkfft's plans and
 // devices, so that its per-call entry points run in C without entering Go: creation and
 // destruction stay in Go, and the C side keeps what a call needs behind its handles.
+// It also hands capi what vkfft's table of spectrometer sample formats says, so that
+// capi has no list of formats of its own.
 //
 // Package vkfft fills in the functions when it is initialised; only capi calls them.
 // Being internal, none of this is part of the public Go API.
@@ -57,4 +59,11 @@ var (
 	// StreamQueue returns the queue of a *vkfft.Stream as the core's transfer layer takes
 	// it (vkg_run_host_async), valid until the stream is closed; 0 once closed.
 	StreamQueue func(stream any) uint64
+	// SampleFormat returns the vkfft.SampleFormat whose C enum (VKFFTGO_COMPLEX_INT8, ...
+	// in vkfftgo.h) has the value c, or an error wrapping vkfft.ErrInvalidArgument that
+	// names the values there are.
+	SampleFormat func(c int32) (int, error)
+	// AccumulateBytes adds one batch of host samples, bytes bytes in the format of the
+	// *vkfft.Spectrometer, to its bins (its typed Accumulate method for that format).
+	AccumulateBytes func(spectrometer any, samples unsafe.Pointer, bytes int) error
 )

@@ -212,8 +212,43 @@ static void test_spectrometer(vkfftgo_device *dev)
 	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_UNSUPPORTED, "N = 1");
 	d.n = 256;
 	d.input = 42;
-	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "input format");
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT,
+		    "desc->input is 42|VKFFTGO_COMPLEX_INT8 (1)|VKFFTGO_REAL_INT16 (6)");
+	d.input = 0;
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->input is 0");
 	printf("   spectrometer (complex int8, window, scale): two calls match a float64 DFT, reset zeroes\n");
+}
+
+/* Every sample format's enum value makes a spectrometer: the values run from 1 up to the
+ * first one refused, which must be past the last this header names. */
+static void test_spectrometer_formats(vkfftgo_device *dev)
+{
+	vkfftgo_spectrometer_desc d = VKFFTGO_SPECTROMETER_DESC_INIT;
+	vkfftgo_spectrometer *sp;
+	vkfftgo_status st;
+	char words[64];
+	int64_t bins = 0;
+	size_t sample_bytes = 0;
+	d.n = 64;
+	d.fusion = VKFFTGO_FUSION_COMPANION;
+	for (d.input = VKFFTGO_COMPLEX_INT8;; d.input++) {
+		st = vkfftgo_spectrometer_create(dev, &d, &sp);
+		if (st != VKFFTGO_SUCCESS)
+			break;
+		CHECK(vkfftgo_spectrometer_size(sp, &bins, &sample_bytes));
+		if ((bins != d.n && bins != d.n / 2 + 1) || sample_bytes < (size_t)d.n || sample_bytes % (size_t)d.n) {
+			fprintf(stderr, "format %d: %lld bins, %zu sample bytes\n", (int)d.input, (long long)bins, sample_bytes);
+			exit(1);
+		}
+		CHECK(vkfftgo_spectrometer_destroy(sp));
+	}
+	snprintf(words, sizeof words, "desc->input is %d", (int)d.input);
+	EXPECT_FAIL(st, VKFFTGO_ERROR_INVALID_ARGUMENT, words);
+	if (d.input <= VKFFTGO_REAL_INT16) {
+		fprintf(stderr, "format %d refused: %s\n", (int)d.input, vkfftgo_last_error());
+		exit(1);
+	}
+	printf("   spectrometer formats 1..%d: each makes a spectrometer\n", (int)d.input - 1);
 }
 
 int main(void)
@@ -225,6 +260,7 @@ int main(void)
 	test_convolution(dev);
 	test_linear_convolution(dev);
 	test_spectrometer(dev);
+	test_spectrometer_formats(dev);
 	/* closing the device closes what was made on it; its handles go invalid */
 	sd.n = 64;
 	CHECK(vkfftgo_spectrometer_create(dev, &sd, &sp));

@@ -96,6 +96,10 @@ step "descriptor 0.2 from C: axes, rank 4, DCT, storage, in-place R2C, strides, 
 gcc -std=c99 "${CWARN[@]}" "$here/layout.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/layout"
 "$tmp/layout"
 
+step "complex-to-real inverse of non-Hermitian half spectra from C (c2r.c): FFTW's c2r, host, buffers, in place"
+gcc -std=c99 "${CWARN[@]}" "$here/c2r.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/c2r"
+"$tmp/c2r"
+
 step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"
@@ -121,6 +125,10 @@ step "registered host memory"
 gcc -std=c99 "${CWARN[@]}" "$here/hostreg.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/hostreg"
 timeout 600 "$tmp/hostreg"
 
+step "fork without exec (fork.c): the child gets VKFFTGO_ERROR_FORKED at once from every call, also with threads inside the library; the parent goes on"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/fork.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fork"
+VKFFTGO_CACHE_DIR="$tmp/kc-fork" timeout 300 "$tmp/fork"
+
 step "C API parity (parity.c): version check, device on the test's own context, kernel cache, plan leases, streams, pipelines"
 # parity.c makes its own OpenCL context (or CUDA context through dlopen'd libcuda)
 parity_libs=(-ldl)
@@ -135,7 +143,7 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop; do
+for t in c_consumer threads handles hostreg parity oop fork c2r; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)

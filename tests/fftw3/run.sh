@@ -77,7 +77,22 @@ for prec in SINGLE DOUBLE; do
   echo "   $prec: $(grep -c -- '-> gpu' "$tmp/sem-$prec.log") plans on the GPU, $(grep -c -- '-> fftw' "$tmp/sem-$prec.log") on FFTW; a plan re-created 4 times came from the plan cache 4 times"
 done
 
-step "AddressSanitizer: the library and the semantics test built with -fsanitize=address, leaks checked"
+step "c2r of non-Hermitian half spectra (random, the 4x8 user cases, vips' phasecor) against the real FFTW, on the GPU"
+for prec in SINGLE DOUBLE; do
+  gcc -std=gnu11 "${CWARN[@]}" -D$prec "$here/c2r.c" $(pkg-config --libs vkfftgo-fftw3) -ldl -lm -o "$tmp/c2r-$prec"
+  VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 "$tmp/c2r-$prec" 2>"$tmp/c2r-$prec.log" ||
+    { cat "$tmp/c2r-$prec.log"; die "c2r against FFTW ($prec)"; }
+  gpu=$(grep -c -- ' c2r .* -> gpu' "$tmp/c2r-$prec.log" || true)
+  [ "$gpu" = 14 ] || { cat "$tmp/c2r-$prec.log"; die "$gpu of 14 c2r plans went to the GPU ($prec)"; }
+  # and the fallback: every problem below the size threshold is the real FFTW's
+  VKFFTGO_FFTW_MIN_SIZE=1000000000 VKFFTGO_FFTW_LOG=1 "$tmp/c2r-$prec" >"$tmp/c2r-fb-$prec.out" 2>"$tmp/c2r-fb-$prec.log" ||
+    { cat "$tmp/c2r-fb-$prec.out" "$tmp/c2r-fb-$prec.log"; die "c2r through the fallback ($prec)"; }
+  fb=$(grep -c -- ' c2r .* -> fftw' "$tmp/c2r-fb-$prec.log" || true)
+  [ "$fb" = 14 ] || { cat "$tmp/c2r-fb-$prec.log"; die "$fb of 14 small c2r plans went to the real FFTW ($prec)"; }
+  echo "   $prec: the same $fb problems through the fallback to the real FFTW: $(tail -n 1 "$tmp/c2r-fb-$prec.out")"
+done
+
+step "AddressSanitizer: the library and the semantics and fork tests built with -fsanitize=address, leaks checked"
 mkdir -p "$tmp/asan"
 cp -a "$build/lib" "$build/include" "$tmp/asan/"
 CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" "$root/scripts/build-fftw3.sh" "$tmp/asan" >/dev/null
@@ -89,6 +104,12 @@ for prec in SINGLE DOUBLE; do
   grep -q 'Sanitizer' "$tmp/asan/$prec.log" && { cat "$tmp/asan/$prec.log"; die "AddressSanitizer report ($prec)"; }
   echo "   $(grep "^semantics (" "$tmp/asan/$prec.log"): no AddressSanitizer or LeakSanitizer report"
 done
+gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer "$here/fork.c" -L"$tmp/asan/lib" \
+  -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -ldl -lm -pthread -o "$tmp/asan/fork"
+VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+  timeout -k 5 300 "$tmp/asan/fork" >"$tmp/asan/fork.log" 2>&1 || { cat "$tmp/asan/fork.log"; die "AddressSanitizer (fork)"; }
+grep -q 'Sanitizer' "$tmp/asan/fork.log" && { cat "$tmp/asan/fork.log"; die "AddressSanitizer report (fork)"; }
+echo "   fork.c (a forked child running GPU plans on FFTW, an input copied): no AddressSanitizer or LeakSanitizer report"
 
 step "without a real FFTW (VKFFTGO_FFTW_REAL=off): GPU problems still work, r2r is NULL as FFTW returns when it cannot plan"
 VKFFTGO_FFTW_REAL=off VKFFTGO_FFTW_LOG=1 "$tmp/semantics-SINGLE" gpu-only 2>"$tmp/gpuonly.log" ||
@@ -112,6 +133,27 @@ sed 's/^/   /' "$tmp/preload.log"
 [ "$(grep -c -- '-> gpu' "$tmp/preload.log")" = 3 ] || die "the three large plans did not all go to the GPU"
 grep -q 'f32 c2c forward 8x8.* -> fftw.*< 4096 (VKFFTGO_FFTW_MIN_SIZE)' "$tmp/preload.log" || die "the small plan did not stay on FFTW"
 "$tmp/preload" compare "$tmp/fftw.out" "$tmp/gpu.out" || die "preloaded results differ from FFTW's"
+
+step "fork without exec (fork.c): the child runs the parent's GPU plans and new ones on FFTW (equal to the real FFTW's), also forked while another thread plans; the parent goes on"
+gcc -std=gnu11 "${CWARN[@]}" "$here/fork.c" $(pkg-config --libs vkfftgo-fftw3) -ldl -lm -pthread -o "$tmp/fork"
+VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 timeout -k 5 300 "$tmp/fork" >"$tmp/fork.out" 2>"$tmp/fork.log" ||
+  { cat "$tmp/fork.out" "$tmp/fork.log"; die "fork (timeout: a hung child)"; }
+sed 's/^/   /' "$tmp/fork.out"
+grep -q 'this process was forked (without exec) from one that had loaded libvkfftgo' "$tmp/fork.log" ||
+  die "the forked child did not say why its plans run on FFTW"
+grep -q 'c2r 64x48, out-of-place, planned for the GPU before the fork -> fftw (1 thread), run on a copy of its input' \
+  "$tmp/fork.log" || die "the child's FFTW_PRESERVE_INPUT c2r did not run on a copy of its input"
+grep -m1 'planned for the GPU before the fork' "$tmp/fork.log" | sed 's/^/   /'
+
+step "Python's multiprocessing, fork start method, over pyfftw with libvkfftgo_fftw3 preloaded (fork_pool.py)"
+t0=$(date +%s.%N)
+VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" \
+  timeout -k 5 300 /usr/bin/python3 "$here/fork_pool.py" >"$tmp/pool.out" 2>"$tmp/pool.log" ||
+  { cat "$tmp/pool.out" "$tmp/pool.log"; die "multiprocessing over pyfftw (timeout: a hung worker)"; }
+sed 's/^/   /' "$tmp/pool.out"
+[ "$(grep -c -- '-> gpu' "$tmp/pool.log")" = 2 ] || die "the parent's two pyfftw plans did not go to the GPU"
+grep -q 'planned for the GPU before the fork -> fftw' "$tmp/pool.log" || die "the workers did not run the GPU plans on FFTW"
+echo "   $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s in all, Python start-up and the parent's plans included"
 
 step "size threshold: measured once per machine (GPU round trip vs FFTW), cached, reused"
 rm -f "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt"

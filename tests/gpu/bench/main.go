@@ -1,4 +1,4 @@
-//go:build cgo && ((cuda && !opencl) || (vulkan && !opencl && !cuda))
+//go:build cgo && (cuda || vulkan)
 
 // Command bench times the binding on the DESIGN.md shapes on a GPU (cuda or vulkan build) and, given the
 // raw VkFFT C baseline's output (rawbench, same configurations), prints both side by

@@ -1,4 +1,4 @@
-//go:build !(cgo && ((cuda && !opencl) || (vulkan && !opencl && !cuda)))
+//go:build !cgo || (!cuda && !vulkan)
 
 // Command bench is the binding's side of the GPU benchmark (make gpu-bundle); it
 // measures the CUDA or the Vulkan backend and is built with -tags cuda or -tags vulkan.

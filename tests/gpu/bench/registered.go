@@ -1,4 +1,4 @@
-//go:build cgo && ((cuda && !opencl) || (vulkan && !opencl && !cuda))
+//go:build cgo && (cuda || vulkan)
 
 package main
 

@@ -1,4 +1,4 @@
-//go:build cgo && (opencl || (!cuda && !vulkan))
+//go:build cgo && !cuda && !vulkan
 
 // Package cltest plays, for the OpenCL tests of package vkfft, a host program with an
 // OpenCL context and queue of its own (as pyopencl, ITK's GPU module or OpenCV would

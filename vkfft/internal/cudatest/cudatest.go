@@ -1,4 +1,4 @@
-//go:build cgo && cuda && !opencl
+//go:build cgo && cuda
 
 // Package cudatest plays, for the cuda tests of package vkfft, a C host with CUDA
 // contexts and streams of its own. It opens the driver (libcuda.so.1) itself and uses

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// DeviceInfo is what the backend reports of a device (vkg_device_info).
+type DeviceInfo struct {
+	Name, Vendor, Driver, Platform string
+	GlobalMemory, MaxAllocation    uint64
+	VendorID                       uint32
+	ComputeMajor, ComputeMinor     int
+	DoublePrecision                bool
+	HalfPrecision                  bool
+	HostMemory                     bool   // computes in host memory (a CPU device)
+	LocalMemory                    uint64 // local/shared memory per work-group; 0 unknown
+	FloatAtomics                   bool   // companion kernels may add floats atomically
+	MaxBinding                     uint64 // largest buffer a companion kernel binds; 0 no limit
+}
+
+// Plan kinds (VKG_C2C, VKG_R2C, VKG_R2R).
+const (
+	KindC2C = 0
+	KindR2C = 1
+	KindR2R = 2
+)
+
+// Launch is VkFFT's launch configuration; 0 keeps VkFFT's default (package vkfft's
+// Tuning says what each field does).
+type Launch struct {
+	CoalescedMemory, AimThreads, RegisterBoost int
+	RegisterBoost4Step, SwapTo3Stage4Step      int
+	GroupedBatch                               [4]int // per VkFFT dimension, fastest first
+	BandwidthBoost                             int    // -1 off, >0 a factor
+	SharedMemory                               int    // sharedMemorySize cap in bytes
+	BluesteinSize                              int    // forceBluesteinSequenceSize
+}
+
+// PlanParams is everything vkg_plan_create needs (vkg_plan_params), resolved by package
+// vkfft from a user's configuration: the transform, VkFFT's view of its layout, the
+// buffers, and the kernel binaries to load or keep.
+type PlanParams struct {
+	Shape        []int // row-major, last axis contiguous
+	Batch        int
+	Kind         int // KindC2C, KindR2C, KindR2R
+	Double       bool
+	Normalize    bool    // VkFFT's own 1/N on the inverse (numpy "backward")
+	UseLUT       int     // -1 off, 0 VkFFT's choice, 1 on
+	ForwardScale float64 // applied after VkFFT's own normalisation; 0 = 1
+	InverseScale float64
+	Launch       Launch
+	// OutOfPlace: a C2C plan reads RealBuffer's slot (VkFFT's inputBuffer) and writes
+	// Buffer, leaving the input untouched.
+	OutOfPlace  bool
+	Buffer      uint64 // complex data
+	BufferBytes int64
+	RealBuffer  uint64 // R2C's real data
+	RealBytes   int64
+	LoadBlob    []byte // kernel binaries to load; nil compiles
+	Save        bool   // keep the compiled binaries (PlanBinary)
+	// VkFFT's terms for the layout (axes, strides), fastest dimension first; VkDim 0
+	// keeps Shape and Batch as they are.
+	VkDim     int
+	VkSize    [4]int
+	VkOmit    [4]bool
+	VkBatch   int
+	Strided   bool      // src through inputBuffer (InStride), dst in buffer (OutStride)
+	InStride  [4]uint64 // VkFFT's inputBufferStride: dims 1..VkDim-1, then the batch
+	OutStride [4]uint64 // VkFFT's bufferStride
+	DCT, DST  int       // performDCT / performDST type 1..4 (KindR2R)
+	Storage   int       // VKG_STORAGE_*: 0 default, 1 half, 2 float compute double
+	// RealInPlace: R2C in one buffer with FFTW's padded rows.
+	RealInPlace bool
+	Stages      StageParams
+	// Herm is the companion kernel that projects a C2R inverse's input onto Hermitian
+	// symmetry (FFTW's c2r of any half spectrum); nil where the plan needs none or it
+	// could not be built, HermWhy then saying why. Not part of any key.
+	Herm    Kernel
+	HermWhy string
+}
+
+// StageParams is what a plan does besides a plain transform (struct vkg_plan_stages):
+// separate input/output buffers with their own strides, zero padding, VkFFT's
+// convolution stages and the fused load/store of vkg_core_fuse.h.
+type StageParams struct {
+	SeparateInput, SeparateOutput bool
+	InputBuffer, OutputBuffer     uint64 // bound at creation; not part of the plan's identity
+	InputBytes, OutputBytes       int64
+	InputStride, OutputStride     [4]uint64
+	PadLeft, PadRight             [3]uint64
+	Conv                          int // ConvKernel, ConvApply
+	Conj, CrossPower              bool
+	Features, Matrix, Kernels     int
+	KernelBuffer                  uint64
+	KernelBytes                   int64
+	ForwardOnly, OffsetsAtLaunch  bool
+	NoReorder, ReturnToInput      bool
+	SharedMemory                  int // bytes VkFFT plans kernels for; 0 = the device's
+	FuseLoad, FuseStore           int // the load's sample format, the store mode
+	Fuse                          FuseText
+	FuseWindow, FuseOut           uint64
+}
+
+// Convolution stages (VKG_CONV_*).
+const (
+	ConvKernel = 1
+	ConvApply  = 2
+)
+
+// Roles of the fuse rewriter (VKG_FUSE_LOAD, VKG_FUSE_STORE).
+const (
+	FuseLoadRole  = 1
+	FuseStoreRole = 2
+)
+
+// Key renders everything that changes the kernels VkFFT generates (buffer handles do
+// not): one line of the kernel cache's key.
+func (s *StageParams) Key() string {
+	k := *s
+	k.InputBuffer, k.OutputBuffer, k.KernelBuffer, k.FuseWindow, k.FuseOut = 0, 0, 0, 0, 0
+	text := sha256.Sum256([]byte(k.Fuse.Prelude + "\x00" + k.Fuse.InputDecl + "\x00" + k.Fuse.ExtraParams))
+	k.Fuse = FuseText{Prelude: hex.EncodeToString(text[:8])}
+	return fmt.Sprintf("%+v", k)
+}
+
+// FuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
+// store (vkg_fuse.h): the prelude, the input's new declaration and the parameters
+// appended on backends that pass the window and the store target as arguments.
+type FuseText struct {
+	Prelude, InputDecl, ExtraParams string
+}
+
+// SpectroFields is what the C side of a spectrometer needs (vkg_spectro).
+type SpectroFields struct {
+	Plan                          Plan
+	Path                          int
+	RealInput                     bool
+	N, Bins, Chunk, SampleBytes   int
+	SumGroups                     int
+	Convert, SumC, SumF, Zero     Kernel
+	CBuf, RBuf, PBuf, PSD, Window uint64
+}

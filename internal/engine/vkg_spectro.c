@@ -1,0 +1,147 @@
+/* vkg_spectro.c — see vkg_spectro.h. Backend-neutral: plans through vkg_plan_run_io,
+ * companion kernels through vkg_kernel_launch, copies and events through vkg_xfer.h. */
+#include <string.h>
+
+#include "vkg_spectro.h"
+
+#define VKG_SUM_LOCAL 256u
+
+static int launch_sum(vkg_spectro *s, int power, vkg_status *st)
+{
+	uint64_t items = s->chunk, per = (items + s->sum_groups - 1) / s->sum_groups;
+	uint64_t groups[2], stride = power ? s->n : s->bins;
+	vkg_mem x = power ? s->pbuf : s->cbuf;
+	vkg_arg args[6] = {{&x, sizeof x},           {&s->psd, sizeof s->psd}, {&s->bins, sizeof s->bins},
+			   {&stride, sizeof stride}, {&items, sizeof items},   {&per, sizeof per}};
+	groups[0] = (s->bins + VKG_SUM_LOCAL - 1) / VKG_SUM_LOCAL;
+	groups[1] = (items + per - 1) / per;
+	return vkg_kernel_launch(s->dev, 0, power ? s->sum_f : s->sum_c, groups, VKG_SUM_LOCAL, 6, args, st);
+}
+
+/* one chunk of FFTs whose samples start at FFT first of samples, on the device's queue */
+static int run_chunk(vkg_spectro *s, vkg_mem samples, uint64_t first, vkg_status *st)
+{
+	uint64_t count = s->chunk * s->n, off = first * s->n;
+	int rc;
+	if (s->path == VKG_SP_COMPANION) {
+		vkg_mem out = s->real_input ? s->rbuf : s->cbuf;
+		uint64_t groups[2] = {(count + VKG_SUM_LOCAL - 1) / VKG_SUM_LOCAL, 1};
+		vkg_arg args[5] = {{&samples, sizeof samples}, {&out, sizeof out}, {&s->window, sizeof s->window},
+				   {&off, sizeof off},         {&count, sizeof count}};
+		rc = vkg_kernel_launch(s->dev, 0, s->convert, groups, VKG_SUM_LOCAL, 5, args, st);
+		if (rc == VKG_OK)
+			rc = vkg_plan_run_io(s->plan, 0, 0, s->cbuf, s->real_input ? s->rbuf : 0, 0, 0, 0, st);
+		return rc ? rc : launch_sum(s, 0, st);
+	}
+	/* the FFT reads the samples itself; VkFFT counts the offset in its own complex
+	 * elements (8 bytes), which index the samples one for one */
+	rc = vkg_plan_run_io(s->plan, 0, 0, s->cbuf, samples, off * 8, 0, 0, st);
+	if (rc || s->path == VKG_SP_FUSED_ATOMIC)
+		return rc;
+	return launch_sum(s, s->path == VKG_SP_FUSED_POWER, st);
+}
+
+int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t nffts, vkg_status *st)
+{
+	uint64_t f;
+	int rc = vkg_ctx_enter(s->dev, st);
+	if (rc)
+		return rc;
+	for (f = 0; f < nffts && rc == VKG_OK; f += s->chunk)
+		rc = run_chunk(s, samples, first + f, st);
+	vkg_ctx_leave(s->dev);
+	return rc;
+}
+
+int vkg_spectro_host(vkg_spectro *s, vkg_pool *pool, const void *src, int pinned, uint64_t nffts,
+		     vkg_status *st)
+{
+	uint64_t bytes = s->chunk * s->n * s->sample_bytes, i, nchunks = nffts / s->chunk;
+	vkg_status sync_st;
+	int rc, k;
+
+	rc = vkg_ctx_enter(s->dev, st);
+	if (rc)
+		return rc;
+	for (i = 0; i < nchunks && rc == VKG_OK; i++) {
+		const char *from = (const char *)src + i * bytes;
+		k = (int)(i & 1);
+		/* the device is done with this turn's buffers (chunk i-2) */
+		rc = vkg_event_sync(s->dev, s->ev_done[k], st);
+		if (rc)
+			break;
+		if (!pinned) {
+			vkg_pool_copy(pool, s->pin[k], from, bytes);
+			from = s->pin[k];
+		}
+		rc = vkg_mem_write_async(s->dev, s->copy_queue, s->in[k], 0, from, bytes, st);
+		if (rc == VKG_OK)
+			rc = vkg_event_record(s->dev, s->copy_queue, s->ev_up[k], st);
+		if (rc == VKG_OK)
+			rc = vkg_queue_wait_event(s->dev, 0, s->ev_up[k], st);
+		if (rc == VKG_OK)
+			rc = run_chunk(s, s->in[k], 0, st);
+		if (rc == VKG_OK)
+			rc = vkg_event_record(s->dev, 0, s->ev_done[k], st);
+	}
+	/* done when the device is, also on failure: the caller's memory is read until then */
+	if (rc == VKG_OK)
+		rc = vkg_queue_sync(s->dev, 0, st);
+	else
+		vkg_queue_sync(s->dev, 0, &sync_st);
+	vkg_queue_sync(s->dev, s->copy_queue, &sync_st);
+	vkg_ctx_leave(s->dev);
+	return rc;
+}
+
+int vkg_spectro_zero(vkg_spectro *s, vkg_status *st)
+{
+	uint64_t groups[2] = {(s->bins + VKG_SUM_LOCAL - 1) / VKG_SUM_LOCAL, 1};
+	vkg_arg args[2] = {{&s->psd, sizeof s->psd}, {&s->bins, sizeof s->bins}};
+	int rc = vkg_ctx_enter(s->dev, st);
+	if (rc)
+		return rc;
+	rc = vkg_kernel_launch(s->dev, 0, s->zero, groups, VKG_SUM_LOCAL, 2, args, st);
+	vkg_ctx_leave(s->dev);
+	return rc;
+}
+
+int vkg_spectro_host_init(vkg_spectro *s, vkg_status *st)
+{
+	int rc = vkg_ctx_enter(s->dev, st), k;
+	if (rc)
+		return rc;
+	rc = vkg_queue_create(s->dev, &s->copy_queue, st);
+	for (k = 0; k < 2 && rc == VKG_OK; k++) {
+		rc = vkg_event_create(s->dev, &s->ev_up[k], st);
+		if (rc == VKG_OK)
+			rc = vkg_event_create(s->dev, &s->ev_done[k], st);
+	}
+	vkg_ctx_leave(s->dev);
+	if (rc)
+		vkg_spectro_host_free(s);
+	return rc;
+}
+
+void vkg_spectro_host_free(vkg_spectro *s)
+{
+	vkg_status st;
+	VKG_FORK_GUARD_VOID();
+	int entered = vkg_ctx_enter(s->dev, &st) == VKG_OK, k;
+	for (k = 0; k < 2; k++) {
+		if (s->ev_up[k]) {
+			vkg_event_sync(s->dev, s->ev_up[k], &st);
+			vkg_event_destroy(s->dev, s->ev_up[k]);
+		}
+		if (s->ev_done[k]) {
+			vkg_event_sync(s->dev, s->ev_done[k], &st);
+			vkg_event_destroy(s->dev, s->ev_done[k]);
+		}
+		s->ev_up[k] = s->ev_done[k] = 0;
+	}
+	if (s->copy_queue)
+		vkg_queue_destroy(s->dev, s->copy_queue);
+	s->copy_queue = 0;
+	if (entered)
+		vkg_ctx_leave(s->dev);
+}

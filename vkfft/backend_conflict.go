@@ -1,6 +1,0 @@
-//go:build opencl && cuda
-
-package vkfft
-
-// Exactly one backend per build: this undefined name makes the conflict the compile error.
-var _ = vkfft_build_tags_opencl_and_cuda_both_given_choose_one_backend

@@ -1,5 +1,0 @@
-//go:build !cgo
-
-package vkfft
-
-func deviceNativeQueue(deviceHandle) uintptr { return 0 }

@@ -1,0 +1,75 @@
+package vkfft
+
+import "github.com/vkfftgo/vkfftgo/internal/engine"
+
+// planParams is a plan as this package resolved it: the layout, the buffers it runs
+// on, the kernels to load or keep, and the stages beyond a plain transform.
+type planParams struct {
+	l                  layout
+	useLUT             int
+	buffer, realBuffer uint64
+	loadBlob           []byte
+	save               bool
+	outOfPlace         bool // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
+	stages             engine.StageParams
+	herm               engine.Kernel // the C2R projection kernel (herm.go); not part of any key
+	hermWhy            string        // why herm is nil where the plan needs it
+}
+
+// engineParams is p in the engine's terms: numpy's shape, axes and strides as VkFFT's
+// dimensions (layout.go), the tuning as VkFFT's launch configuration.
+func (p *planParams) engineParams() engine.PlanParams {
+	l := &p.l
+	t := &l.cfg.Tuning
+	ep := engine.PlanParams{
+		Shape:        l.cfg.Shape,
+		Batch:        l.cfg.Batch,
+		Kind:         engine.KindC2C,
+		Double:       l.double,
+		Normalize:    l.cfg.Norm == NormBackward,
+		UseLUT:       p.useLUT,
+		ForwardScale: l.fwdScale,
+		InverseScale: l.invScale,
+		Launch: engine.Launch{
+			CoalescedMemory: t.CoalescedMemory, AimThreads: t.AimThreads, RegisterBoost: t.RegisterBoost,
+			RegisterBoost4Step: t.RegisterBoost4Step, SwapTo3Stage4Step: t.SwapTo3Stage4Step,
+			GroupedBatch: t.GroupedBatch, BandwidthBoost: t.BandwidthBoost, SharedMemory: t.SharedMemory,
+			BluesteinSize: t.BluesteinSize,
+		},
+		OutOfPlace:  p.outOfPlace,
+		Buffer:      p.buffer,
+		BufferBytes: l.complexBytes,
+		RealBuffer:  p.realBuffer,
+		RealBytes:   l.realBytes,
+		LoadBlob:    p.loadBlob,
+		Save:        p.save,
+		VkDim:       l.vk.dim,
+		VkBatch:     l.vk.batch,
+		Strided:     l.strided,
+		Storage:     int(l.cfg.Storage),
+		RealInPlace: l.cfg.RealInPlace,
+		Stages:      p.stages,
+		Herm:        p.herm,
+		HermWhy:     p.hermWhy,
+	}
+	switch l.kind {
+	case kindR2C:
+		ep.Kind = engine.KindR2C
+	case kindR2R:
+		ep.Kind = engine.KindR2R
+		ep.DCT, ep.DST = l.r2r.vkfftType()
+	}
+	for i := 0; i < l.vk.dim; i++ {
+		ep.VkSize[i] = l.vk.size[i]
+		ep.VkOmit[i] = l.vk.omit[i]
+		ep.InStride[i] = uint64(l.vk.inStride[i])
+		ep.OutStride[i] = uint64(l.vk.outStride[i])
+	}
+	return ep
+}
+
+// planCreate builds the engine's plan of p on h.
+func planCreate(h engine.Device, p *planParams) (engine.Plan, error) {
+	ep := p.engineParams()
+	return engine.PlanCreate(h, &ep)
+}
