@@ -367,7 +367,7 @@ func TestVkFFTPatchesPinned(t *testing.T) {
 			listed = strings.Trim(v, `"`)
 		}
 	}
-	require.Equal(t, vkfftPatches, listed)
+	require.Equal(t, engine.VkFFTPatches, listed)
 	for _, p := range strings.Fields(listed) {
 		name, sum, _ := strings.Cut(p, ":")
 		b, err := os.ReadFile("../cvendor/patches/" + name)

@@ -267,7 +267,7 @@ type kcacheIdent struct {
 func identFor(info *DeviceInfo) kcacheIdent {
 	id := kcacheIdent{
 		vkfftVersion: vkfftVersion(),
-		headerSHA:    headerIdent(),
+		headerSHA:    engine.HeaderIdent(),
 		coreHash:     engine.CoreHash(),
 		backend:      compiledBackend,
 		name:         info.Name,

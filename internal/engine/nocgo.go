@@ -8,8 +8,8 @@ import "unsafe"
 
 // Without cgo there is no C core: every call that would reach it returns ErrNoBackend.
 
-// VkFFTVersion is a stub: this build has no cgo.
-func VkFFTVersion() (_ int) { return }
+// CompiledVkFFTVersion is a stub: this build has no cgo.
+func CompiledVkFFTVersion() (_ int) { return }
 
 // VkFFTPatched is a stub: this build has no cgo.
 func VkFFTPatched() (_ bool) { return }
