@@ -1,20 +1,10 @@
 package vkfft
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
-
-// moduleKey is the kernel-cache key of a module of companion kernels: the same build
-// and device lines as a plan's key, then the source's hash.
-func moduleKey(id *kcacheIdent, source string) []byte {
-	key := kcacheKey(id, &planParams{})
-	sum := sha256.Sum256([]byte(source))
-	return append(key, "module="+hex.EncodeToString(sum[:])+"\n"...)
-}
 
 // moduleCreateCached builds a module of companion kernels, from the disk kernel cache
 // when it holds a verified entry for this source on this device (as plans do).

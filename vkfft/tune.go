@@ -276,7 +276,8 @@ func (p *plan) resolveTuning(h engine.Device, opt planOptions) error {
 	if mode == TuneOff || len(opt.loadBlob) > 0 || !tunable(l) {
 		return nil
 	}
-	key := tuneKey(&p.dev.info, l)
+	id := identFor(&p.dev.info)
+	key := tuningKey(&id, l)
 	if mode != TuneRefresh {
 		if rec, ok := tuneLookup(key); ok {
 			p.useTuning(rec, TunedStored)

@@ -419,7 +419,7 @@ func (tn *tuner) buildWith(ts []Tuning, oop bool) []*tuneCand {
 			c := &tuneCand{t: t, oop: oop}
 			params := tn.params(t, oop)
 			if cacheOn {
-				if payload, _ := kcacheLookup(dir, kcacheKey(&tn.id, &params), KernelCacheMaxBytes()); payload != nil {
+				if payload, _ := kcacheLookup(dir, kernelKey(&tn.id, &params), KernelCacheMaxBytes()); payload != nil {
 					q := params
 					q.loadBlob = payload
 					if h, err := planCreate(tn.h, &q); err == nil {
@@ -454,7 +454,7 @@ func (tn *tuner) params(t Tuning, oop bool) planParams {
 // store puts a candidate's kernels in the kernel cache under the key of params.
 func (tn *tuner) store(params planParams, bin []byte) {
 	if dir, on := KernelCacheDir(); on {
-		key := kcacheKey(&tn.id, &params)
+		key := kernelKey(&tn.id, &params)
 		kcacheStore(dir, filepath.Join(dir, kcacheFileName(key)), key, bin, KernelCacheMaxBytes())
 	}
 }
