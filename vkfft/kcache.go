@@ -502,45 +502,39 @@ func ClearKernelCache() (int, error) {
 	return n, first
 }
 
-// planCreateCached is newPlan's hook: it builds the plan from a verified cache entry
-// when there is one, else compiles it and stores the kernels. It returns the kernel
-// binary (loaded or freshly saved) when the caller asked for it with p.save.
-func planCreateCached(h engine.Device, info *DeviceInfo, p *planParams) (engine.Plan, []byte, error) {
-	wantBinary := p.save
+// kernelStore is the kernel-cache directory as one build uses it: the settings in force
+// when the build began.
+type kernelStore struct {
+	dir      string
+	on       bool
+	maxBytes int64
+}
+
+// currentKernelStore reads the settings (SetDir, the environment) now.
+func currentKernelStore() kernelStore {
 	dir, on := KernelCacheDir()
-	if len(p.loadBlob) > 0 || !on {
-		ph, err := planCreate(h, p)
-		if err != nil || !wantBinary {
-			return ph, nil, err
-		}
-		return ph, engine.PlanBinary(ph), nil
+	return kernelStore{dir: dir, on: on, maxBytes: KernelCacheMaxBytes()}
+}
+
+// load returns the verified payload stored under key and the entry's path, or a nil
+// payload (the cache is off, or holds no usable entry).
+func (s kernelStore) load(key []byte) (payload []byte, path string) {
+	if !s.on {
+		return nil, ""
 	}
-	id := identFor(info)
-	key := kernelKey(&id, p)
-	maxBytes := KernelCacheMaxBytes()
-	payload, path := kcacheLookup(dir, key, maxBytes)
-	if payload != nil {
-		q := *p
-		q.loadBlob, q.save = payload, false
-		ph, err := planCreate(h, &q)
-		if err == nil {
-			kcacheStats.hits.Add(1)
-			return ph, payload, nil
-		}
-		// the entry was intact but VkFFT or the driver refused it: compile afresh
-		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
+	return kcacheLookup(s.dir, key, s.maxBytes)
+}
+
+// save stores payload under key; a cache that is off or cannot be written stores nothing.
+func (s kernelStore) save(key, payload []byte) {
+	if s.on {
+		kcacheStore(s.dir, filepath.Join(s.dir, kcacheFileName(key)), key, payload, s.maxBytes)
 	}
-	kcacheStats.misses.Add(1)
-	q := *p
-	q.save = true
-	ph, err := planCreate(h, &q)
-	if err != nil {
-		return nil, nil, err
-	}
-	bin := engine.PlanBinary(ph)
-	kcacheStore(dir, path, key, bin, maxBytes)
-	if !wantBinary {
-		bin = nil
-	}
-	return ph, bin, nil
+}
+
+// planCreateCached is newPlan's hook: the plan of p built through the kernel cache.
+func planCreateCached(h engine.Device, info *DeviceInfo, p *planParams) (engine.Plan, []byte, error) {
+	ks := kernelsFor(info)
+	ph, err := ks.plan(h, p)
+	return ph, nil, err
 }
