@@ -43,8 +43,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 const (
@@ -530,11 +528,4 @@ func (s kernelStore) save(key, payload []byte) {
 	if s.on {
 		kcacheStore(s.dir, filepath.Join(s.dir, kcacheFileName(key)), key, payload, s.maxBytes)
 	}
-}
-
-// planCreateCached is newPlan's hook: the plan of p built through the kernel cache.
-func planCreateCached(h engine.Device, info *DeviceInfo, p *planParams) (engine.Plan, []byte, error) {
-	ks := kernelsFor(info)
-	ph, err := ks.plan(h, p)
-	return ph, nil, err
 }

@@ -13,7 +13,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,15 +68,11 @@ func forgetTunings() {
 // tuneLookup returns the tuning stored under key: from this process's memory, else
 // from the kernel-cache directory (verified like a kernel entry, then parsed and
 // range-checked).
-func tuneLookup(key []byte) (tuneRecord, bool) {
+func tuneLookup(store kernelStore, key []byte) (tuneRecord, bool) {
 	if r, ok := memoGet(key); ok {
 		return r, true
 	}
-	dir, on := KernelCacheDir()
-	if !on {
-		return tuneRecord{}, false
-	}
-	payload, path := kcacheLookup(dir, key, KernelCacheMaxBytes())
+	payload, path := store.load(key)
 	if payload == nil {
 		return tuneRecord{}, false
 	}
@@ -92,13 +87,9 @@ func tuneLookup(key []byte) (tuneRecord, bool) {
 
 // tuneStore remembers r and writes it to the kernel-cache directory (failures only
 // counted, as for kernels).
-func tuneStore(key []byte, r tuneRecord) {
+func tuneStore(store kernelStore, key []byte, r tuneRecord) {
 	memoPut(key, r)
-	dir, on := KernelCacheDir()
-	if !on {
-		return
-	}
-	kcacheStore(dir, filepath.Join(dir, kcacheFileName(key)), key, encodeTuning(r), KernelCacheMaxBytes())
+	store.save(key, encodeTuning(r))
 }
 
 func encodeTuning(r tuneRecord) []byte {
