@@ -15,6 +15,7 @@ package vkfft
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -500,4 +501,13 @@ func axesOf(cfg *Config) (sel [maxRank]bool, ok bool) {
 		sel[a] = true
 	}
 	return sel, true
+}
+
+// mulCheck multiplies non-negative ints, clearing ok on overflow.
+func mulCheck(a, b int, ok bool) (int, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int(lo), ok
 }

@@ -2,7 +2,6 @@ package vkfft
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -97,13 +96,6 @@ func (p *plan) release() {
 func (p *plan) close() error {
 	p.dev.closeResource(p)
 	return nil
-}
-
-func direction(inverse bool) string {
-	if inverse {
-		return "inverse"
-	}
-	return "forward"
 }
 
 // runFor is the plan's host round trip in one direction.
@@ -385,11 +377,3 @@ func (p *RealPlan[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
 
 // Close frees the plan's kernels and device buffers. It is idempotent.
 func (p *RealPlan[R, C]) Close() error { return p.p.close() }
-
-func cloneConfig(c Config) Config {
-	c.Shape = append([]int(nil), c.Shape...)
-	c.Axes = slices.Clone(c.Axes)
-	c.InStrides = slices.Clone(c.InStrides)
-	c.OutStrides = slices.Clone(c.OutStrides)
-	return c
-}

@@ -3,7 +3,8 @@ package vkfft
 // The autotuner's public face: tune modes, the environment default, what a plan reports
 // about its tuning, and how a plan's tuning is chosen for the plan builder
 // (planbuilder.go), which calls chooseTuning and, when it asks for one, measureTuning.
-// The search itself is in tune_search.go, the store in tune_store.go.
+// The search itself, with its budget and progress lines, is in tune_search.go, the
+// store in tune_store.go.
 
 import (
 	"fmt"
@@ -92,13 +93,6 @@ func resolveTuneMode(m TuneMode) (TuneMode, error) {
 	return mode, nil
 }
 
-func tuneBudget() time.Duration {
-	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(EnvTuneBudget))); err == nil && d > 0 {
-		return d
-	}
-	return DefaultTuneBudget
-}
-
 // TuneSource says where a plan's launch parameters came from.
 type TuneSource int
 
@@ -160,29 +154,6 @@ func (p *R2RPlan[T]) Tuned() TuneResult { return p.p.tuned }
 
 // Tuned reports the launch parameters the plan runs with and where they came from.
 func (p *BytePlan) Tuned() TuneResult { return p.p.tuned }
-
-// tuneProgress receives the tuner's progress lines (SetTuneProgress).
-var tuneProgress struct {
-	mu sync.Mutex
-	fn func(string)
-}
-
-// SetTuneProgress sets a function that receives one line per step of a measured tuning
-// (the vkfft CLI prints them on stderr); nil turns them off.
-func SetTuneProgress(fn func(line string)) {
-	tuneProgress.mu.Lock()
-	tuneProgress.fn = fn
-	tuneProgress.mu.Unlock()
-}
-
-func tunef(format string, a ...any) {
-	tuneProgress.mu.Lock()
-	fn := tuneProgress.fn
-	tuneProgress.mu.Unlock()
-	if fn != nil {
-		fn(fmt.Sprintf(format, a...))
-	}
-}
 
 // isZero reports whether t keeps all of VkFFT's defaults.
 func (t Tuning) isZero() bool { return t == Tuning{} }

@@ -22,6 +22,7 @@ package vkfft
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -47,6 +48,37 @@ var (
 	tuneTimeBias      func(Tuning) float64 // scales a candidate's measured time
 	tuneAfterBaseline func(*tuner)         // runs once VkFFT's defaults have been checked
 )
+
+// tuneBudget is the time one measured tuning may take (EnvTuneBudget).
+func tuneBudget() time.Duration {
+	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(EnvTuneBudget))); err == nil && d > 0 {
+		return d
+	}
+	return DefaultTuneBudget
+}
+
+// tuneProgress receives the tuner's progress lines (SetTuneProgress).
+var tuneProgress struct {
+	mu sync.Mutex
+	fn func(string)
+}
+
+// SetTuneProgress sets a function that receives one line per step of a measured tuning
+// (the vkfft CLI prints them on stderr); nil turns them off.
+func SetTuneProgress(fn func(line string)) {
+	tuneProgress.mu.Lock()
+	tuneProgress.fn = fn
+	tuneProgress.mu.Unlock()
+}
+
+func tunef(format string, a ...any) {
+	tuneProgress.mu.Lock()
+	fn := tuneProgress.fn
+	tuneProgress.mu.Unlock()
+	if fn != nil {
+		fn(fmt.Sprintf(format, a...))
+	}
+}
 
 // tuneMeasurements counts measured tunings in this process (tests: "nothing measured").
 var tuneMeasurements atomic.Int64
