@@ -15,6 +15,7 @@ package vkfft
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -147,7 +148,7 @@ func (k cacheKey) list(name string, n int, at func(i int) int64) cacheKey {
 
 // digest writes the SHA-256 of texts (each ended by a NUL), left out when all are empty.
 func (k cacheKey) digest(name string, texts ...string) cacheKey {
-	if strings.Join(texts, "") == "" {
+	if !slices.ContainsFunc(texts, func(t string) bool { return t != "" }) {
 		return k
 	}
 	h := sha256.New()
