@@ -54,7 +54,7 @@ func NewBytePlan(d *Device, cfg Config, k ByteKind) (*BytePlan, error) {
 	if err != nil {
 		return nil, opError("new plan", err)
 	}
-	p, err := newPlan(d, l, planOptions{})
+	p, err := newPlan(d, l)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,8 @@ func TestCompanionModuleFromKernelCache(t *testing.T) {
 	require.NoError(t, in.Upload([]complex64{1 + 2i, 3 + 4i, 5 + 6i}))
 
 	build := func(what string) {
-		m, err := moduleCreateCached(h, &testDev.info, src)
+		ks := kernelsFor(&testDev.info)
+		m, err := ks.module(h, src)
 		require.NoError(t, err, what)
 		defer engine.ModuleDestroy(m)
 		pad, err := engine.ModuleKernel(m, "vkg_pad")

@@ -30,7 +30,8 @@ func (d *Device) hermitianKernel(h engine.Device, l *layout) (engine.Kernel, str
 	if k := d.herm.ks[e]; k != nil {
 		return k, ""
 	}
-	m, err := moduleCreateCached(h, &d.info, hermitianSource(compiledBackend, e))
+	ks := kernelsFor(&d.info)
+	m, err := ks.module(h, hermitianSource(compiledBackend, e))
 	if err != nil {
 		return nil, fmt.Sprintf("its %s kernel did not build: %v", e, err)
 	}

@@ -47,7 +47,7 @@ func kcKey(t *testing.T, dir string, cfg Config, mod func(*kcacheIdent)) ([]byte
 		mod(&id)
 	}
 	p := planParams{l: l, useLUT: lutSetting(l)}
-	key := kcacheKey(&id, &p)
+	key := kernelKey(&id, &p)
 	return key, filepath.Join(dir, kcacheFileName(key))
 }
 
@@ -118,7 +118,7 @@ func kcGood(t *testing.T) {
 		}
 		l, _ := validate(kcCfg, kindC2C, 8)
 		id := identFor(&testDev.info)
-		key := kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)})
+		key := kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l)})
 		kcGolden.entry, kcGolden.err = os.ReadFile(filepath.Join(dir, kcacheFileName(key)))
 		if kcGolden.err == nil {
 			kcGolden.blob, kcGolden.err = decodeEntry(kcGolden.entry, key)
@@ -257,12 +257,12 @@ func TestKernelCacheKeyCoversEverything(t *testing.T) {
 	// precision and kind
 	l, _ := validate(kcCfg, kindC2C, 16)
 	id := identFor(&testDev.info)
-	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
+	require.NotEqual(t, base, kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
 	l, _ = validate(kcCfg, kindR2C, 8)
-	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
+	require.NotEqual(t, base, kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
 	// the out-of-place application has kernels of its own
 	l, _ = validate(kcCfg, kindC2C, 8)
-	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l), outOfPlace: true}))
+	require.NotEqual(t, base, kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l), outOfPlace: true}))
 	// the tune mode is not part of the kernels: the same entry
 	kt, _ := kcKey(t, "d", Config{Shape: []int{64}, Batch: 2, Tune: TuneMeasure}, nil)
 	require.Equal(t, base, kt)

@@ -238,6 +238,7 @@ func (sp *Spectrometer) alloc(bytes int64) (uint64, error) {
 func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	cfg := &sp.cfg
 	d := sp.dev
+	ks := kernelsFor(&d.info)
 	sp.st = engine.NewStatus()
 	sp.scratch = make([]float32, 2*sp.bins) // the second half for reordering
 	f := engine.SpectroFields{N: cfg.N, Bins: sp.bins, Chunk: sp.chunk, SampleBytes: cfg.Input.sampleBytes(),
@@ -266,7 +267,7 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	}
 	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil}
 	atomics := companionFloatAtomics(d)
-	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec, atomics)); err != nil {
+	if sp.module, err = ks.module(h, companionSource(compiledBackend, spec, atomics)); err != nil {
 		return err
 	}
 	for _, k := range []struct {
@@ -305,7 +306,7 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	if sp.plan == nil {
 		params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, realBuffer: f.RBuf,
 			stages: engine.StageParams{ForwardOnly: true, NoReorder: noReorder, SharedMemory: cfg.SharedMemory}}
-		if sp.plan, _, err = planCreateCached(h, &d.info, &params); err != nil {
+		if sp.plan, err = ks.plan(h, &params); err != nil {
 			return err
 		}
 		sp.fusion = FusionCompanion
@@ -340,7 +341,8 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}
-	ph, _, err := planCreateCached(h, &sp.dev.info, &params)
+	ks := kernelsFor(&sp.dev.info)
+	ph, err := ks.plan(h, &params)
 	if err != nil {
 		return err
 	}
@@ -678,4 +680,23 @@ func (sp *Spectrometer) releaseLocked() {
 		engine.FreeStatus(sp.st)
 		sp.st = nil
 	}
+}
+
+// companionFloatAtomics reports whether companion kernels on d can add floats
+// atomically in device memory: always on CUDA and OpenCL (a compare-and-swap loop
+// there), a device feature on Vulkan (VK_EXT_shader_atomic_float).
+func companionFloatAtomics(d *Device) bool { return d.props.FloatAtomics }
+
+// fusedStagesAvailable reports whether this build can rewrite VkFFT's kernels for the
+// spectrometer's fused paths: the rewriter knows VkFFT's CUDA C and OpenCL C, not its
+// GLSL, so on Vulkan every spectrometer takes the companion path.
+func fusedStagesAvailable() bool { return compiledBackend != Vulkan }
+
+// companionMaxBinding is the largest buffer, in bytes, a companion kernel on d can bind
+// (Vulkan's maxStorageBufferRange); unlimited elsewhere.
+var companionMaxBinding = func(d *Device) int64 {
+	if d.props.MaxBinding == 0 {
+		return math.MaxInt64
+	}
+	return int64(d.props.MaxBinding)
 }
