@@ -204,6 +204,11 @@ func (d *Device) use(op string) (engine.Device, error) {
 	if d == nil {
 		return nil, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
 	}
+	if engine.Forked() {
+		// what the device holds belongs to the parent: nothing may be handed out, not even
+		// from the caches, which make no call the engine could refuse
+		return nil, opError(op, engine.ForkedError())
+	}
 	d.mu.RLock()
 	if d.h == nil {
 		d.mu.RUnlock()

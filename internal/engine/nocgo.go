@@ -125,6 +125,15 @@ func ClearForkedMark() {}
 // ForkedChild is a stub: this build has no cgo.
 func ForkedChild() (_ bool) { return }
 
+// Forked is a stub: this build has no cgo.
+func Forked() (_ bool) { return }
+
+// ForkedError is a stub: this build has no cgo.
+func ForkedError() (err error) {
+	err = ErrNoBackend
+	return
+}
+
 // SetHermWindowLimit is a stub: this build has no cgo.
 func SetHermWindowLimit(_ uint64) {}
 

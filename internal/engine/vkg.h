@@ -27,6 +27,8 @@ void vkg_status_clear(vkg_status *st);
  * take a lock another thread might have held at fork time, checks the mark first and fails
  * with VKG_ERR_FORKED instead of waiting for threads that do not exist. */
 int vkg_forked(void);
+/* The mark itself, for callers that read it without a call (Go: an atomic load). */
+int *vkg_fork_mark(void);
 /* Registers the handler (idempotent; the load-time constructor already did). */
 void vkg_fork_watch(void);
 /* The handler itself: marks this process as a forked child. */

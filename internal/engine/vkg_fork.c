@@ -20,6 +20,8 @@ void vkg_fork_clear(void)
 	__atomic_store_n(&forked, 0, __ATOMIC_RELAXED);
 }
 
+int *vkg_fork_mark(void) { return &forked; }
+
 int vkg_forked(void)
 {
 	return __atomic_load_n(&forked, __ATOMIC_RELAXED);
