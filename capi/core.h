@@ -38,7 +38,7 @@ typedef struct vkgc_device {
 /* A plan: the core plan and what a call checks, as vkfft's BytePlan says (sizes are not
  * derived here). The core plan carries its normalisation and its order against its work
  * on other queues (vkg_plan_run_device and the run descriptors claim and release it), so
- * streams and asynchronous calls (issue 15) go through the same core entry points with a
+ * streams and asynchronous calls go through the same core entry points with a
  * queue. */
 /* Whether a transform's out may be its in (ccore.InPlaceRule, in its order). */
 enum {

@@ -1,6 +1,6 @@
 package main
 
-// The C API's parity with package vkfft (issue 15): a device on the caller's own CUDA or
+// The C API's parity with package vkfft: a device on the caller's own CUDA or
 // OpenCL context, the kernel cache's settings, and the device's plan cache with leased
 // plans. Each export checks its arguments and calls one vkfft function.
 

@@ -1,4 +1,4 @@
-# C API: libvkfftgo.so, its headers and config files (issue 3). Included by the Makefile.
+# C API: libvkfftgo.so, its headers and config files. Included by the Makefile.
 #   make lib [BACKEND=opencl|cuda|vulkan]   -> $(BUILD)/lib/libvkfftgo.so.X.Y.Z, include/, pkgconfig, cmake
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #   make test-capi                          (part of make test)

@@ -1,4 +1,4 @@
-# libvkfftgo_fftw3 (issue 10): FFTW 3.3's API over libvkfftgo. Included by the Makefile.
+# libvkfftgo_fftw3: FFTW 3.3's API over libvkfftgo. Included by the Makefile.
 # `make lib` builds it beside libvkfftgo.so (scripts/build-lib.sh calls
 # scripts/build-fftw3.sh) and `make install` installs it.
 #   make test-fftw3   exports, ABI, semantics, pkg-config/CMake consumers, LD_PRELOAD,

@@ -374,7 +374,7 @@ func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSiz
 	}
 	input := c.in
 	if g.linear {
-		// VkFFT 1.3.4's zero padding is wrong beyond the fastest axis (VkFFT issue 201,
+		// VkFFT 1.3.4's zero padding is wrong beyond the fastest axis (DTolm/VkFFT#201,
 		// fixed later): the plan transforms the padded shape in place on a work buffer that
 		// the pad kernel fills (zeros beyond the data) and the crop kernel reads back.
 		if c.items > 1 {

@@ -19,7 +19,7 @@ func init() {
 	commands["bench"] = command{"cold plan time, warm forward+inverse time, allocs per call, error", runBench}
 }
 
-// defaultShapes suit a CPU device under PoCL; DESIGN.md's GPU shapes are
+// defaultShapes suit a CPU device under PoCL; the GPU shapes (the measured anchors) are
 // -shapes 256x256x256,512x512x512,4096x4096,4096:16384,256x256x256@c128
 const defaultShapes = "4096:16,256x256,64x64x64,64x64x64@c128"
 

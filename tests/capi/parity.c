@@ -1,4 +1,4 @@
-/* parity.c — the C API's parity functions (issue 15), each with good and bad arguments:
+/* parity.c — the C API's parity functions, each with good and bad arguments:
  * the run-time version check; a device on a context the test made itself (OpenCL: with
  * the OpenCL API, link -lOpenCL; CUDA: through the driver API, opened with dlopen), its
  * references retained and released; the kernel cache's settings and statistics; plan

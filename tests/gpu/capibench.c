@@ -5,11 +5,11 @@
  *     the same configuration as the binding's (normalize, LUT, non-blocking stream,
  *     primary context). C API: vkfftgo_execute_buffer and vkfftgo_execute_cu, synchronized
  *     with vkfftgo_device_sync and with cuStreamSynchronize on the device's stream.
- *     Goal (issue 11): C API <= raw + 0.5 us.
+ *     Goal: C API <= raw + 0.5 us.
  *  2. host round trips (upload, forward, download, wait) of 256^3 and 4096^2 c64: raw
  *     from cudaMallocHost memory, the C API from malloc'd memory registered with
  *     vkfftgo_host_register, and from the same memory unregistered (staged).
- *     Goal (issue 11): registered <= 1.05 x raw pinned.
+ *     Goal: registered <= 1.05 x raw pinned.
  *
  * Rounds alternate raw and C API and the median of 7 rounds is printed, as lines
  * "percall NAME raw_us X capi_us Y diff_us Z" and "roundtrip NAME raw_pinned_ms X
