@@ -46,7 +46,11 @@ static void at_exit(void)
 		exiting = 1;
 		return;
 	}
-	vfw_cleanup_at_exit();
+	/* another thread may still be planning: never wait for it here */
+	if (vfw_planner_trylock()) {
+		vfw_gpu_trim();
+		vfw_planner_unlock();
+	}
 	exiting = 1;
 }
 

@@ -5,76 +5,20 @@
  * execution needs no lock here). */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "abi.h"
 #include "vfw.h"
-
-static pthread_mutex_t planner_mu = PTHREAD_MUTEX_INITIALIZER;
-static int nthreads_of[2] = { 1, 1 };
-int vfw_real_threads_used;
-
-void vfw_planner_lock(void)
-{
-	pthread_mutex_lock(&planner_mu);
-}
-
-void vfw_planner_unlock(void)
-{
-	pthread_mutex_unlock(&planner_mu);
-}
 
 /* The smallest problem the threshold measurement looks at (16^3): smaller problems go
  * to FFTW without opening the device, unless VKFFTGO_FFTW_MIN_SIZE says otherwise. */
 enum { VFW_MEASURE_MIN = 4096 };
 
-double vfw_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int env_flag(const char *name)
 {
 	const char *v = getenv(name);
 	return v && *v && strcmp(v, "0") != 0;
-}
-
-/* VKFFTGO_FFTW_LOG: 1 one line per plan (engine, why, planning time), 2 also one line
- * per execute with its time. */
-int vfw_log_enabled(void)
-{
-	static int level = -1;
-	if (level < 0) {
-		const char *v = getenv("VKFFTGO_FFTW_LOG");
-		level = v && *v ? atoi(v) : 0;
-		if (level < 0 || (level == 0 && v && *v && strcmp(v, "0")))
-			level = 1;
-	}
-	return level;
-}
-
-void vfw_log(const char *fmt, ...)
-{
-	if (!vfw_log_enabled())
-		return;
-	char line[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = snprintf(line, sizeof line, "vkfftgo-fftw3: ");
-	n += vsnprintf(line + n, sizeof line - 1 - (size_t)n, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > (int)sizeof line - 2)
-		n = (int)sizeof line - 2;
-	line[n] = '\n';
-	line[n + 1] = 0;
-	fputs(line, stderr); /* one write per line: lines of threads do not interleave */
 }
 
 /* ---- statistics (VKFFTGO_FFTW_STATS=1 prints them at exit) ---- */
@@ -85,10 +29,15 @@ static struct {
 } stats;
 static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void vfw_planner_fork_child(void)
+/* A thread that held the lock at fork time does not exist in the child to release it. */
+static void child_handler(void)
 {
-	pthread_mutex_init(&planner_mu, NULL);
 	pthread_mutex_init(&stats_mu, NULL);
+}
+
+__attribute__((constructor)) static void watch_at_load(void)
+{
+	(void)pthread_atfork(NULL, NULL, child_handler);
 }
 
 void vfw_stat_exec(const vfw_plan *p, double seconds)
@@ -124,27 +73,6 @@ static void stats_init(void)
 		if (env_flag("VKFFTGO_FFTW_STATS"))
 			atexit(print_stats);
 	}
-}
-
-/* ---- threads: the GPU ignores them; the real planner plans with them ---- */
-void vfw_set_nthreads(int prec, int n)
-{
-	pthread_mutex_lock(&planner_mu);
-	nthreads_of[prec] = n < 1 ? 1 : n;
-	pthread_mutex_unlock(&planner_mu);
-}
-
-int vfw_get_nthreads(int prec)
-{
-	pthread_mutex_lock(&planner_mu);
-	int n = nthreads_of[prec];
-	pthread_mutex_unlock(&planner_mu);
-	return n;
-}
-
-int vfw_get_nthreads_locked(int prec)
-{
-	return nthreads_of[prec];
 }
 
 /* ---- descriptions ---- */
@@ -286,11 +214,11 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 	p->in = pb->in, p->out = pb->out, p->ri = pb->ri, p->ii = pb->ii, p->ro = pb->ro, p->io = pb->io;
 	describe(pb, p->desc, sizeof p->desc);
 
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	stats_init();
 	const int forked = vfw_forked();
 	/* a forked child lacks the worker threads FFTW keeps once it ran with several */
-	int nthreads = forked && __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : nthreads_of[pb->prec];
+	int nthreads = forked && __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : vfw_get_nthreads_locked(pb->prec);
 	char why[512] = "", gpu_why[512] = "";
 	int64_t elements = 0;
 	int want_gpu = vfw_gpu_takes(pb, &elements, why, sizeof why);
@@ -374,7 +302,7 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 	} else {
 		stats.plans_null++;
 	}
-	pthread_mutex_unlock(&planner_mu);
+	vfw_planner_unlock();
 	pthread_mutex_lock(&stats_mu);
 	stats.t_plan += vfw_now() - t0;
 	pthread_mutex_unlock(&stats_mu);
@@ -390,7 +318,7 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 
 void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
 {
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	p->magic = 0;
 	if (p->gpu)
 		vfw_gpu_destroy(p->gpu);
@@ -399,7 +327,7 @@ void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
 	for (int k = 0; k < 2; k++)
 		if (p->fork_real[k])
 			ops->destroy(p->fork_real[k]);
-	pthread_mutex_unlock(&planner_mu);
+	vfw_planner_unlock();
 	free(p->dims);
 	free(p);
 }
@@ -407,7 +335,7 @@ void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
 void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out)
 {
 	static int warned;
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	int first = !warned;
 	warned = 1;
 	void *rp = NULL;
@@ -417,9 +345,9 @@ void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *ou
 		pb.flags = (p->flags & FFTW_UNALIGNED) | FFTW_ESTIMATE | FFTW_DESTROY_INPUT;
 		pb.rank = p->rank, pb.dims = p->dims, pb.hrank = p->hrank, pb.hdims = p->hdims;
 		pb.in = in, pb.out = out;
-		rp = ops->plan(&pb, nthreads_of[p->prec]);
+		rp = ops->plan(&pb, vfw_get_nthreads_locked(p->prec));
 	}
-	pthread_mutex_unlock(&planner_mu);
+	vfw_planner_unlock();
 	pthread_mutex_lock(&stats_mu);
 	stats.exec_fallback++;
 	pthread_mutex_unlock(&stats_mu);
@@ -428,25 +356,15 @@ void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *ou
 			rp ? "; computed by FFTW instead (further failures are not reported)" : "; the output is NOT computed");
 	if (rp) {
 		ops->execute_new(rp, p->kind, in, out);
-		pthread_mutex_lock(&planner_mu);
+		vfw_planner_lock();
 		ops->destroy(rp);
-		pthread_mutex_unlock(&planner_mu);
+		vfw_planner_unlock();
 	}
 }
 
 void vfw_cleanup(void)
 {
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	vfw_gpu_trim();
-	pthread_mutex_unlock(&planner_mu);
-}
-
-/* At exit another thread may still be planning: never wait for it there. */
-int vfw_cleanup_at_exit(void)
-{
-	if (pthread_mutex_trylock(&planner_mu) != 0)
-		return 0;
-	vfw_gpu_trim();
-	pthread_mutex_unlock(&planner_mu);
-	return 1;
+	vfw_planner_unlock();
 }

@@ -91,10 +91,25 @@ typedef struct vfw_plan {
 	char desc[200];                     /* "r2c 256x256x256 howmany 1, out-of-place" */
 } vfw_plan;
 
+/* log.c — the bottom layer: the log and the clock. */
+VFW_HIDDEN double vfw_now(void);
+VFW_HIDDEN void vfw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+VFW_HIDDEN int vfw_log_enabled(void);
+
+/* state.c — the planner's lock and the thread counts callers asked for. */
+VFW_HIDDEN void vfw_planner_lock(void);
+VFW_HIDDEN void vfw_planner_unlock(void);
+/* 1 if it took the lock (the exit handler must not wait for a planning thread) */
+VFW_HIDDEN int vfw_planner_trylock(void);
+VFW_HIDDEN void vfw_set_nthreads(int prec, int nthreads);
+VFW_HIDDEN int vfw_get_nthreads(int prec);
+/* vfw_get_nthreads for a caller that holds the planner's lock */
+VFW_HIDDEN int vfw_get_nthreads_locked(int prec);
+/* Set by the real planner when it plans with more than one thread: FFTW then keeps
+ * worker threads, which a forked child lacks (fork.c plans there with one thread). */
+VFW_HIDDEN extern int vfw_real_threads_used;
+
 /* planner.c */
-/* Whether this process is a child forked without exec from one that had loaded
- * libvkfftgo (vkfftgo_forked): the GPU is not usable here, and every plan runs on FFTW. */
-VFW_HIDDEN int vfw_forked(void);
 VFW_HIDDEN vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops);
 VFW_HIDDEN void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops);
 /* The GPU failed to run p's transform: compute it with the real FFTW (FFTW_ESTIMATE)
@@ -102,23 +117,15 @@ VFW_HIDDEN void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops);
 VFW_HIDDEN void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out);
 /* A live plan of this library and precision, or NULL (FFTW would crash; we say so). */
 VFW_HIDDEN vfw_plan *vfw_plan_check(const void *p, int prec, const char *api);
-VFW_HIDDEN void vfw_set_nthreads(int prec, int nthreads);
-VFW_HIDDEN int vfw_get_nthreads(int prec);
-/* vfw_get_nthreads for a caller that holds the planner's lock */
-VFW_HIDDEN int vfw_get_nthreads_locked(int prec);
 VFW_HIDDEN void vfw_cleanup(void);
-VFW_HIDDEN int vfw_cleanup_at_exit(void);
-VFW_HIDDEN double vfw_now(void);
 VFW_HIDDEN void vfw_stat_exec(const vfw_plan *p, double seconds);
-VFW_HIDDEN void vfw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-VFW_HIDDEN int vfw_log_enabled(void);
 /* Describes the plan for fftw_print_plan ("(vkfftgo-gpu r2c 256x256x256 ...)"). */
 VFW_HIDDEN int vfw_plan_print(const vfw_plan *p, char *buf, size_t cap);
-/* Set by the real planner when it plans with more than one thread: FFTW then keeps
- * worker threads, which a forked child lacks (fork.c plans there with one thread). */
-VFW_HIDDEN extern int vfw_real_threads_used;
 
 /* fork.c — a child forked without exec: GPU plans run on FFTW there. */
+/* Whether this process is a child forked without exec from one that had loaded
+ * libvkfftgo (vkfftgo_forked): the GPU is not usable here, and every plan runs on FFTW. */
+VFW_HIDDEN int vfw_forked(void);
 /* Whether p runs on a plan of vfw_fork_execute here: a GPU plan or a CPU plan with
  * several threads (interleaved or r2r), in a forked child. */
 VFW_HIDDEN int vfw_fork_replans(const vfw_plan *p);
@@ -127,9 +134,6 @@ VFW_HIDDEN int vfw_fork_replans(const vfw_plan *p);
 VFW_HIDDEN int vfw_fork_execute(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out);
 /* Says once per process, in the log, why plans run on FFTW here. */
 VFW_HIDDEN void vfw_fork_note(void);
-/* The planner's lock, for fork.c (planner.c owns it). */
-VFW_HIDDEN void vfw_planner_lock(void);
-VFW_HIDDEN void vfw_planner_unlock(void);
 
 /* layout.c — one side (input or output) of a GPU plan: the caller's strided layout
  * against the dense row-major one libvkfftgo transforms. Axes run outermost first: the
@@ -178,11 +182,6 @@ VFW_HIDDEN int64_t vfw_threshold(const vfw_cpu_ops *ops, int nthreads, char *why
 /* real.c — the real FFTW libraries (dlopen; symbols looked up in their handles). */
 VFW_HIDDEN void *vfw_real_lib(int prec);
 VFW_HIDDEN void *vfw_real_threads_lib(int prec);
-/* The locks of real.c and mem.c, made new in a forked child (fork.c): a thread that held
- * one at fork time does not exist there to release it. */
-VFW_HIDDEN void vfw_real_fork_child(void);
-VFW_HIDDEN void vfw_mem_fork_child(void);
-VFW_HIDDEN void vfw_planner_fork_child(void);
 
 /* mem.c */
 VFW_HIDDEN void *vfw_malloc(size_t n);

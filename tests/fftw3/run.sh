@@ -30,6 +30,9 @@ readelf -d "$lib" | grep 'NEEDED.*libvkfftgo.so.0' >/dev/null || die "does not l
 readelf -d "$lib" | grep -q 'NEEDED.*libfftw3' && die "links a real FFTW (it must dlopen it)"
 echo "   $(wc -l <"$tmp/exported") symbols ($(grep -c '^fftw_' "$tmp/exported") fftw_, $(grep -c '^fftwf_' "$tmp/exported") fftwf_), SONAME libvkfftgo_fftw3.so.0, needs libvkfftgo.so.0, no libfftw3"
 
+step "the C files of fftw3/ call each other without a circle (tests/fftw3/deps.sh)"
+"$here/deps.sh" "$build/include"
+
 step "our prototypes are FFTW's: fftw3/abi.h compiled after fftw3.h (a differing prototype is an error)"
 printf '#include <fftw3.h>\n#include "abi.h"\nint main(void){ return 0; }\n' >"$tmp/abi.c"
 gcc -std=gnu11 "${CWARN[@]}" -I"$root/fftw3" -c "$tmp/abi.c" -o "$tmp/abi.o"
