@@ -264,31 +264,9 @@ var tuneMu sync.Mutex
 // application in p.h (with its kernels in p.binary when asked for), so the plan is not
 // compiled twice.
 func (p *plan) resolveTuning(h engine.Device, opt planOptions) error {
-	l := &p.l
-	if !l.cfg.Tuning.isZero() {
-		p.tuned = TuneResult{Source: TunedByHand, Tuning: l.cfg.Tuning, OutOfPlace: l.cfg.Tuning}
-		return nil
-	}
-	mode, err := resolveTuneMode(l.cfg.Tune)
-	if err != nil {
+	key, mode, err := p.settleTuning(opt)
+	if err != nil || key == nil {
 		return err
-	}
-	if mode == TuneOff || len(opt.loadBlob) > 0 || !tunable(l) {
-		return nil
-	}
-	key := tuneKey(&p.dev.info, l)
-	if mode != TuneRefresh {
-		if rec, ok := tuneLookup(key); ok {
-			p.useTuning(rec, TunedStored)
-			return nil
-		}
-	}
-	if mode == TuneCached {
-		if prior, ok := priorTuning(&p.dev.info, l); ok {
-			p.l.cfg.Tuning = prior
-			p.tuned = TuneResult{Source: TunedPrior, Tuning: prior, OutOfPlace: prior}
-		}
-		return nil
 	}
 	tuneMu.Lock()
 	defer tuneMu.Unlock()
@@ -305,6 +283,39 @@ func (p *plan) resolveTuning(h engine.Device, opt planOptions) error {
 	tuneStore(key, rec)
 	p.useTuning(rec, TunedMeasured)
 	return nil
+}
+
+// settleTuning applies the tuning the plan gets without measuring — by hand, stored,
+// the prior, or none (VkFFT's defaults) — or returns the store key of the tuning the
+// tuner must still measure (mode: the tune mode in force). Nothing is built.
+func (p *plan) settleTuning(opt planOptions) (key []byte, mode TuneMode, err error) {
+	l := &p.l
+	if !l.cfg.Tuning.isZero() {
+		p.tuned = TuneResult{Source: TunedByHand, Tuning: l.cfg.Tuning, OutOfPlace: l.cfg.Tuning}
+		return nil, mode, nil
+	}
+	mode, err = resolveTuneMode(l.cfg.Tune)
+	if err != nil {
+		return nil, mode, err
+	}
+	if mode == TuneOff || len(opt.loadBlob) > 0 || !tunable(l) {
+		return nil, mode, nil
+	}
+	key = tuneKey(&p.dev.info, l)
+	if mode != TuneRefresh {
+		if rec, ok := tuneLookup(key); ok {
+			p.useTuning(rec, TunedStored)
+			return nil, mode, nil
+		}
+	}
+	if mode == TuneCached {
+		if prior, ok := priorTuning(&p.dev.info, l); ok {
+			p.l.cfg.Tuning = prior
+			p.tuned = TuneResult{Source: TunedPrior, Tuning: prior, OutOfPlace: prior}
+		}
+		return nil, mode, nil
+	}
+	return key, mode, nil
 }
 
 // tunable says whether the tuner can measure plans of l: complex and real-to-complex
