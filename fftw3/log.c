@@ -34,7 +34,7 @@ void vfw_log(const char *fmt, ...)
 {
 	if (!vfw_log_enabled())
 		return;
-	char line[1536];
+	char line[2560];
 	va_list ap;
 	va_start(ap, fmt);
 	int n = snprintf(line, sizeof line, "vkfftgo-fftw3: ");
