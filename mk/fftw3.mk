@@ -22,7 +22,7 @@ test: test-fftw3 test-itk
 # The GPU bundle's part for tests/gpu/steps/fftw.sh: the ITK program, FFTW programs and
 # FFTW's verifier, with libvkfftgo (cuda) + libvkfftgo_fftw3 and the ITK/FFTW libraries
 # they load (scripts/gpu-bundle-fftw3.sh). make gpu-bundle calls it.
-gpu-bundle-fftw3: vendor
+gpu-bundle-fftw3: setup $(CUDA_DEPS)
 	@$(MAKE) --no-print-directory setup ITK=1
 	$(MAKE) --no-print-directory lib BACKEND=cuda BUILD=$(BUILD)/cuda-lib
 	scripts/gpu-bundle-fftw3.sh $(BUILD) $(BUILD)/cuda-lib $(GPU_BUNDLE)
