@@ -275,7 +275,7 @@ static int gpu_side(const vfw_problem *pb, const vfw_gpu_shape *sh, const vfw_pa
 	} else {
 		vfw_gpu_consts g; /* measured now if need be: it teaches the build cost too */
 		if (!vfw_crossover_gpu(pb->prec, &g)) {
-			snprintf(why, cap, "the GPU could not be timed (%s)", vfw_gpu_last_error());
+			snprintf(why, cap, "the GPU could not be timed (the log's crossover line says why)");
 			return 0;
 		}
 		c->gpu_exec = gpu_exec_model(&g, sh);

@@ -12,9 +12,10 @@
  *    cache and to compile, and how FFTW's planning time under FFTW_MEASURE, _PATIENT
  *    and _EXHAUSTIVE compares with the model's (updated as plans are made).
  *
- * A measurement takes at most VFW_BUDGET seconds (sizes are dropped when it runs
- * late; VKFFTGO_FFTW_MEASURE_MAX caps the cube edge) and is logged with what it
- * measured. A thread count is measured only when it can change a choice (costs.c). */
+ * The GPU's measurement is one plan's build (a compile, or milliseconds from the disk
+ * kernel cache) and milliseconds of transfers; FFTW's stops adding cubes after
+ * VFW_BUDGET seconds (VKFFTGO_FFTW_MEASURE_MAX caps the edge). Each is logged with what
+ * it measured. A thread count is measured only when it can change a choice (costs.c). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <sched.h>
@@ -26,7 +27,7 @@
 
 #include "vfw.h"
 
-#define VFW_BUDGET 3.0
+#define VFW_BUDGET 1.0 /* s of FFTW timing at most (the 128^3 cube is dropped past it) */
 static const char file[] = "fftw3-crossover.txt";
 
 static int max_edge(void)
@@ -101,28 +102,36 @@ static int gpu_parse(const char *v, vfw_gpu_consts *g)
 	       g->bandwidth > 0 && g->copy_bw > 0 && g->latency >= 0 && g->per_work >= 0;
 }
 
-static int gpu_measure(int prec, double deadline, vfw_gpu_consts *g)
+static int gpu_measure(int prec, vfw_gpu_consts *g, char *why, size_t cap)
 {
+	/* the transfers first: milliseconds, and they need no compile */
+	size_t big = 16u << 20;
+	double small = vfw_gpu_time_transfer(4096, 3), tbig = vfw_gpu_time_transfer(big, 2);
+	if (small <= 0 || tbig <= 0) {
+		snprintf(why, cap, "a transfer to the device failed: %s", vkfftgo_last_error());
+		return 0;
+	}
+	g->latency = small;
+	g->bandwidth = 2.0 * (double)big / fmax(tbig - small, 1e-6);
+	g->copy_bw = memcpy_bandwidth(big);
+	/* one round trip of a plan, whose build (usually a compile) dominates the time */
 	int e = max_edge() < 64 ? max_edge() : 64, n[3] = { e, e, e }, source = VFW_GPU_UNKNOWN;
 	double build = 0;
 	double rt = vfw_gpu_time_c2c(prec, 3, n, 3, &source, &build);
-	if (rt <= 0)
+	if (rt <= 0) {
+		snprintf(why, cap, "a %d^3 round trip failed: %s", e, vfw_gpu_last_error());
 		return 0;
+	}
 	if (source != VFW_GPU_LEASED)
 		vfw_learn_build(source, build);
-	size_t big = 16u << 20, cube = (size_t)e * e * e * (prec == VFW_SINGLE ? 8 : 16);
-	double small = vfw_gpu_time_transfer(4096, 3);
-	double tbig = vfw_now() < deadline ? vfw_gpu_time_transfer(big, 2) : -1;
-	if (small <= 0 || tbig <= 0)
-		return 0;
+	size_t cube = (size_t)e * e * e * (prec == VFW_SINGLE ? 8 : 16);
 	double points = (double)e * e * e;
-	g->latency = small;
-	g->bandwidth = 2.0 * (double)big / fmax(tbig - small, 1e-6);
 	double moved = small + 2.0 * (double)cube / g->bandwidth;
 	g->per_work = fmax(0, rt - moved) / (points * log2(points));
-	g->copy_bw = memcpy_bandwidth(big);
-	if (g->copy_bw <= 0)
+	if (g->copy_bw <= 0) {
+		snprintf(why, cap, "out of host memory");
 		return 0;
+	}
 	snprintf(g->note, sizeof g->note,
 		 "%d^3 c2c round trip %.3f ms (its plan %s in %.0f ms), 16 MiB up+down %.3f ms, 4 KiB %.3f ms: "
 		 "latency %.3f ms, %.2f GB/s, device compute %.3g ns per n log2 n, host copies %.1f GB/s",
@@ -152,7 +161,8 @@ int vfw_crossover_gpu(int prec, vfw_gpu_consts *out)
 		memo[prec].state = 1;
 	} else {
 		double t0 = vfw_now();
-		if (gpu_measure(prec, t0 + VFW_BUDGET / 2, &g)) {
+		char why[300] = "";
+		if (gpu_measure(prec, &g, why, sizeof why)) {
 			vfw_log("crossover: the GPU (%s precision) measured in %.2f s: %s", prec_name(prec), vfw_now() - t0,
 				g.note);
 			if (have_path) {
@@ -162,7 +172,7 @@ int vfw_crossover_gpu(int prec, vfw_gpu_consts *out)
 			}
 			memo[prec].state = 1;
 		} else {
-			vfw_log("crossover: could not time the GPU (%s): every plan stays on FFTW", vfw_gpu_last_error());
+			vfw_log("crossover: could not time the GPU (%s precision): %s; its plans stay on FFTW", prec_name(prec), why);
 			memo[prec].state = -1;
 		}
 	}
@@ -233,7 +243,7 @@ int vfw_crossover_cpu(const vfw_cpu_ops *ops, int nthreads, int measure, vfw_cpu
 		return 0;
 	} else {
 		double t0 = vfw_now();
-		state = cpu_measure(ops, nthreads, t0 + VFW_BUDGET / 2, &c) ? 1 : -1;
+		state = cpu_measure(ops, nthreads, t0 + VFW_BUDGET, &c) ? 1 : -1;
 		vfw_log("crossover: FFTW %s (%s precision) measured in %.2f s: %s", ops->version(), prec_name(ops->prec),
 			vfw_now() - t0, c.note);
 		if (state > 0 && have_path) {
