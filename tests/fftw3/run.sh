@@ -113,6 +113,14 @@ VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$
   timeout -k 5 300 "$tmp/asan/fork" >"$tmp/asan/fork.log" 2>&1 || { cat "$tmp/asan/fork.log"; die "AddressSanitizer (fork)"; }
 grep -q 'Sanitizer' "$tmp/asan/fork.log" && { cat "$tmp/asan/fork.log"; die "AddressSanitizer report (fork)"; }
 echo "   fork.c (a forked child running GPU plans on FFTW, an input copied): no AddressSanitizer or LeakSanitizer report"
+gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer "$here/choice.c" -L"$tmp/asan/lib" \
+  -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -lm -pthread -o "$tmp/asan/choice"
+for mode in churn flags measured; do # the engine choice: history, wisdom probes, the crossover's measurements
+  VKFFTGO_CACHE_DIR="$tmp/asan/cache-$mode" ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+    "$tmp/asan/choice" "$mode" >"$tmp/asan/choice-$mode.log" 2>&1 || { cat "$tmp/asan/choice-$mode.log"; die "AddressSanitizer (choice $mode)"; }
+  grep -q 'Sanitizer' "$tmp/asan/choice-$mode.log" && { cat "$tmp/asan/choice-$mode.log"; die "AddressSanitizer report (choice $mode)"; }
+done
+echo "   choice.c (the engine choice, the crossover's measurements): no AddressSanitizer or LeakSanitizer report"
 
 step "without a real FFTW (VKFFTGO_FFTW_REAL=off): GPU problems still work, r2r is NULL as FFTW returns when it cannot plan"
 VKFFTGO_FFTW_REAL=off VKFFTGO_FFTW_LOG=1 "$tmp/semantics-SINGLE" gpu-only 2>"$tmp/gpuonly.log" ||
@@ -160,7 +168,7 @@ echo "   $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 
 step "engine choice (tests/fftw3/choice.c): each planner flag and calling pattern, costs injected (VKFFTGO_FFTW_COSTS)"
 gcc -std=gnu11 "${CWARN[@]}" "$here/choice.c" $(pkg-config --libs vkfftgo-fftw3) -lm -o "$tmp/choice"
-for mode in kept churn flags cold threads; do # each its own process (a pattern is a process's) and disk cache
+for mode in kept churn flags cold threads measured; do # each its own process (a pattern is a process's) and disk cache
   VKFFTGO_CACHE_DIR="$tmp/choice-$mode" VKFFTGO_FFTW_LOG=1 "$tmp/choice" "$mode" 2>"$tmp/choice-$mode.log" ||
     { cat "$tmp/choice-$mode.log"; die "engine choice: $mode"; }
   awk -f "$here/decisions.awk" "$tmp/choice-$mode.log" >"$tmp/choice-$mode.dec" ||
@@ -175,6 +183,7 @@ grep -q -- '-> gpu.*kernels in the disk cache' "$tmp/choice-cold.log" || die "th
 grep -q -- '2 threads not measured' "$tmp/choice-threads.log" || die "2 threads were measured where they could not change the choice"
 grep -q 'threads=2' "$tmp/choice-threads/fftw3-crossover.txt" && die "FFTW was measured with 2 threads"
 grep -q 'threads=1' "$tmp/choice-threads/fftw3-crossover.txt" || die "FFTW was not measured with 1 thread"
+grep -q 'crossover: the GPU (single precision) measured in' "$tmp/choice-measured.log" || die "the GPU was not measured"
 echo "   $(cat "$tmp"/choice-*.dec | grep -c '^gpu ') plans on the GPU, $(cat "$tmp"/choice-*.dec | grep -c '^fftw ') on FFTW, each on the engine its logged costs favour; for example:"
 grep -h -- '-> gpu: pattern create/execute/destroy, as this process' "$tmp/choice-churn.log" | head -n 1 | sed 's/^/   /'
 grep -h -- 'FFTW_ESTIMATE: made already' "$tmp/choice-kept.log" | head -n 1 | sed 's/^/   /'
