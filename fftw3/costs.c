@@ -12,12 +12,12 @@
  * executes it had. Planning is paid once per process on either engine — the next plan
  * of the problem comes from FFTW's wisdom or from the GPU plan cache — except when
  * FFTW's wisdom is forgotten between plans: then FFTW plans every time. An execute is
- * what earlier plans of the problem took, if they ran; else FFTW's
- * operation count for the problem (fftw_flops of its FFTW_ESTIMATE plan) times the
- * measured seconds per flop (crossover.c), and for the GPU the round trip's latency,
- * transfers, staging copies and compute. The GPU takes the plan if its total is
- * smaller. VKFFTGO_FFTW_COSTS replaces any of these figures (for tests and for users
- * who know better); the log line says where each came from.
+ * what earlier plans of the problem took, if they ran; else for FFTW the operation
+ * count of the problem's FFTW_ESTIMATE plan (fftw_flops) times the measured seconds
+ * per flop (crossover.c), and for the GPU the round trip's latency, transfers, staging
+ * copies and compute. The GPU takes the plan if its total is smaller.
+ * VKFFTGO_FFTW_COSTS replaces any of these figures (for tests and for users who know
+ * better); the log line says where each came from.
  *
  * Runs under the planner's lock, after the device was opened. */
 #define _GNU_SOURCE
