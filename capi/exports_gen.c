@@ -279,6 +279,12 @@ vkfftgo_status vkfftgo_kernel_cache_clear(int64_t *removed)
 	VKGCAPI_FORK_GUARD("vkfftgo_kernel_cache_clear");
 	return vkgcgo_kernel_cache_clear(removed);
 }
+vkfftgo_status vkgcgo_kernel_cache_contains(vkfftgo_device *device, const vkfftgo_plan_desc *desc, int *cached);
+vkfftgo_status vkfftgo_kernel_cache_contains(vkfftgo_device *device, const vkfftgo_plan_desc *desc, int *cached)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_kernel_cache_contains");
+	return vkgcgo_kernel_cache_contains(device, desc, cached);
+}
 vkfftgo_status vkgcgo_kernel_cache_get_dir(char *dir, size_t capacity, int *enabled);
 vkfftgo_status vkfftgo_kernel_cache_get_dir(char *dir, size_t capacity, int *enabled)
 {

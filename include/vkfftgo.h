@@ -501,6 +501,12 @@ vkfftgo_status vkfftgo_kernel_cache_set_max_bytes(int64_t bytes);
 vkfftgo_status vkfftgo_kernel_cache_get_stats(vkfftgo_kernel_cache_stats *stats);
 /* Removes every entry; *removed (may be NULL) gets how many. */
 vkfftgo_status vkfftgo_kernel_cache_clear(int64_t *removed);
+/* Whether a plan of desc on device (vkfftgo_plan_create, vkfftgo_plan_acquire) would
+ * now be built from the disk cache, in milliseconds, rather than compiled (about a
+ * second): *cached = 1 if an entry for its kernels is saved, with the tuning the plan
+ * would use; 0 if building it would compile (no entry, the disk cache off, or a tuning
+ * still to be measured). Nothing is built. Since 0.2. */
+vkfftgo_status vkfftgo_kernel_cache_contains(vkfftgo_device *device, const vkfftgo_plan_desc *desc, int *cached);
 #endif
 
 /* ---- convolution and correlation (VkFFT's fused kernel multiplication) ----

@@ -24,8 +24,8 @@ define capi_gpu_build
 endef
 
 .PHONY: cuda-capi-check gpu-bundle-capi
-cuda-capi-check: vendor cuda-sdk ## the cuda C library and its C programs, against Debian's CUDA 12.4
+cuda-capi-check: setup cuda-sdk ## the cuda C library and its C programs, against Debian's CUDA 12.4
 	$(call capi_gpu_build,$(BUILD)/cuda/capi,$(SDK_CFLAGS),$(SDK_LDFLAGS))
 
-gpu-bundle-capi: vendor $(CUDA_DEPS) ## the C API's part of the GPU bundle
+gpu-bundle-capi: setup $(CUDA_DEPS) ## the C API's part of the GPU bundle
 	$(call capi_gpu_build,$(GPU_BUNDLE)/capi,$(CUDA_CFLAGS),$(CUDA_LDFLAGS))

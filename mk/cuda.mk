@@ -32,6 +32,11 @@ CUDA_CFLAGS ?= $(SDK_CFLAGS)
 CUDA_LDFLAGS ?= $(SDK_LDFLAGS)
 CUDA_DEPS ?= cuda-sdk
 endif
+# make lib BACKEND=cuda alone: the headers first (prerequisites are expanded as rules are
+# read, and mk/capi.mk's lib rule is read before CUDA_DEPS exists)
+ifeq ($(BACKEND),cuda)
+lib: $(CUDA_DEPS)
+endif
 CUDA_PKGS := ./vkfft/ ./internal/... ./cuinterop/ ./tests/gpu/bench/
 # the cuda backend's loader and the engine's contract, for the C baselines built beside the binding
 CUDA_INCLUDES := -Iinternal/engine -Iinternal/backend/cuda
@@ -55,7 +60,7 @@ define cuda_build
 	rm -f $(1)/vkg_cuda_load.o && strip $(1)/rawbench
 endef
 
-cuda-build-check: vendor cuda-sdk ## compile and link everything cuda-tagged against Debian's CUDA 12.4 (no GPU needed)
+cuda-build-check: setup cuda-sdk ## compile and link everything cuda-tagged against Debian's CUDA 12.4 (no GPU needed)
 	@mkdir -p $(BUILD)/cuda
 	$(call cuda_build,$(BUILD)/cuda,$(SDK_CFLAGS),$(SDK_LDFLAGS))
 	$(MAKE) --no-print-directory cuda-capi-check
@@ -64,7 +69,7 @@ cuda-build-check: vendor cuda-sdk ## compile and link everything cuda-tagged aga
 
 # The texts are what an H200 (sm_90) gets; the tests write them (VKFFTGO_REWRITE_OUT)
 NVRTC_DIR := $(BUILD)/nvrtc
-cuda-kernel-check: vendor cuda-sdk ## compile every sample format's CUDA kernel texts with NVRTC 12.4 (no GPU needed)
+cuda-kernel-check: setup cuda-sdk ## compile every sample format's CUDA kernel texts with NVRTC 12.4 (no GPU needed)
 	rm -rf $(NVRTC_DIR) && mkdir -p $(NVRTC_DIR)/root $(NVRTC_DIR)/src
 	for d in $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb; do \
 	  dpkg-deb -x $$d $(NVRTC_DIR)/root || exit 1; done
@@ -74,7 +79,7 @@ cuda-kernel-check: vendor cuda-sdk ## compile every sample format's CUDA kernel 
 	LD_LIBRARY_PATH=$(abspath $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu) \
 	  $(NVRTC_DIR)/check $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu/libnvrtc.so.12 sm_90 $(NVRTC_DIR)/src/*.cu
 
-gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
+gpu-bundle: setup $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 	@scripts/cuda-sdk.sh $(CUDA_SDK) # also fetches the libnvrtc .debs
 	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/src $(BUILD)
 	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))

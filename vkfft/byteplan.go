@@ -38,19 +38,7 @@ type BytePlan struct {
 // NewBytePlan builds a plan of kind k on d; cfg.Shape is the shape of the complex data,
 // or for a real plan of the real data.
 func NewBytePlan(d *Device, cfg Config, k ByteKind) (*BytePlan, error) {
-	kd, complexSize := kindC2C, uintptr(8)
-	switch {
-	case k.Real && k.R2R != 0:
-		return nil, opError("new plan", fmt.Errorf("%w: ByteKind sets both Real and R2R (%v)", ErrInvalidArgument, k.R2R))
-	case k.Real:
-		kd = kindR2C
-	case k.R2R != 0:
-		kd = kindR2R
-	}
-	if k.Double {
-		complexSize = 16
-	}
-	l, err := validateKind(cfg, kd, complexSize, k.R2R)
+	l, err := byteLayout(cfg, k)
 	if err != nil {
 		return nil, opError("new plan", err)
 	}
@@ -59,6 +47,23 @@ func NewBytePlan(d *Device, cfg Config, k ByteKind) (*BytePlan, error) {
 		return nil, err
 	}
 	return &BytePlan{p: p, kind: k}, nil
+}
+
+// byteLayout checks cfg for a BytePlan of kind k and returns its layout.
+func byteLayout(cfg Config, k ByteKind) (layout, error) {
+	kd, complexSize := kindC2C, uintptr(8)
+	switch {
+	case k.Real && k.R2R != 0:
+		return layout{}, fmt.Errorf("%w: ByteKind sets both Real and R2R (%v)", ErrInvalidArgument, k.R2R)
+	case k.Real:
+		kd = kindR2C
+	case k.R2R != 0:
+		kd = kindR2R
+	}
+	if k.Double {
+		complexSize = 16
+	}
+	return validateKind(cfg, kd, complexSize, k.R2R)
 }
 
 // Kind is the plan's kind and precision.

@@ -66,4 +66,8 @@ var (
 	// AccumulateBytes adds one batch of host samples, bytes bytes in the format of the
 	// *vkfft.Spectrometer, to its bins (its typed Accumulate method for that format).
 	AccumulateBytes func(spectrometer any, samples unsafe.Pointer, bytes int) error
+	// KernelsCached says whether vkfft.NewBytePlan(device, cfg, kind) (a *vkfft.Device,
+	// a vkfft.Config, a vkfft.ByteKind) would now build its kernels from the disk kernel
+	// cache rather than compile them; nothing is built.
+	KernelsCached func(device, cfg, kind any) (bool, error)
 )
