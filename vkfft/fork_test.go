@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// within runs f and fails the test if it does not return in d: a call that waits for the
+// returnsWithin runs f and fails the test if it does not return in d: a call that waits for the
 // driver threads a forked child lacks would otherwise hang the test binary.
-func within(t *testing.T, d time.Duration, what string, f func() error) error {
+func returnsWithin(t *testing.T, d time.Duration, what string, f func() error) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- f() }()
@@ -73,7 +73,7 @@ func TestForkedMarkFailsEveryCall(t *testing.T) {
 	defer engine.ClearForkedMark()
 	require.True(t, engine.ForkedChild())
 	for _, tc := range cases {
-		err := within(t, 10*time.Second, tc.name, tc.call)
+		err := returnsWithin(t, 10*time.Second, tc.name, tc.call)
 		require.ErrorIs(t, err, ErrForked, tc.name)
 		require.ErrorContains(t, err, "fork without exec", tc.name)
 	}
