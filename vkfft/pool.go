@@ -156,6 +156,7 @@ func (p *Pool) closeResource(r poolResource) {
 // device.
 type ShardError struct {
 	Op     string // the pool call: "forward", "accumulate", ...
+	Shard  int    // the device's place in the pool: Pool.Devices()[Shard]
 	Device int    // the device's index, as Devices numbers it
 	Name   string // the device's name
 	Err    error
@@ -198,9 +199,10 @@ func splitBatch(devs []*Device, batch, unit int) []poolShard {
 	return shards
 }
 
-// shardError wraps the error of shard sh's part of op.
-func shardError(op string, sh *poolShard, err error) error {
-	return &ShardError{Op: op, Device: sh.dev.info.Index, Name: sh.dev.info.Name, Err: err}
+// shardError wraps the error of shard i's part of op (shard i runs on the pool's device
+// i).
+func shardError(op string, i int, sh *poolShard, err error) error {
+	return &ShardError{Op: op, Shard: i, Device: sh.dev.info.Index, Name: sh.dev.info.Name, Err: err}
 }
 
 // joinShardErrors is the error of a pool call from its shards' errors: nil if none
@@ -209,7 +211,7 @@ func joinShardErrors(op string, shards []poolShard, errs []error) error {
 	var failed []error
 	for i, err := range errs {
 		if err != nil {
-			failed = append(failed, shardError(op, &shards[i], err))
+			failed = append(failed, shardError(op, i, &shards[i], err))
 		}
 	}
 	switch len(failed) {

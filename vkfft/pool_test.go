@@ -359,7 +359,7 @@ func fanWorkers() int {
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "vkfft.(*shardFan[...]).work(")
+			return strings.Count(string(buf[:n]), "created by github.com/vkfftgo/vkfftgo/vkfft.newShardFan[")
 		}
 		buf = make([]byte, 2*len(buf))
 	}
@@ -386,6 +386,7 @@ func TestPoolFailingShardReturnsItsError(t *testing.T) {
 	require.ErrorIs(t, err, ErrClosed)
 	var se *ShardError
 	require.True(t, errors.As(err, &se), "%v", err)
+	require.Equal(t, 1, se.Shard)
 	require.Equal(t, second.Info().Index, se.Device)
 	require.Equal(t, "forward", se.Op)
 	require.ErrorContains(t, err, "vkfft: pool forward: device ")
