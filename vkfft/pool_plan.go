@@ -63,7 +63,7 @@ func NewPoolPlan[T Complex](pool *Pool, cfg Config) (*PoolPlan[T], error) {
 	}
 	defer pool.mu.RUnlock()
 	shards := splitBatch(devs, l.cfg.Batch, 1)
-	plans, err := buildShards(op, shards, func(sh *poolShard) (*Plan[T], error) {
+	plans, err := buildShards("new plan", shards, func(sh *poolShard) (*Plan[T], error) {
 		return NewPlan[T](sh.dev, shardConfig(cfg, sh))
 	}, func(p *Plan[T]) { p.Close() })
 	if err != nil {
@@ -152,7 +152,7 @@ func NewPoolRealPlan[R Real, C Complex](pool *Pool, cfg Config) (*PoolRealPlan[R
 	}
 	defer pool.mu.RUnlock()
 	shards := splitBatch(devs, l.cfg.Batch, realUnit(&l))
-	plans, err := buildShards(op, shards, func(sh *poolShard) (*RealPlan[R, C], error) {
+	plans, err := buildShards("new plan", shards, func(sh *poolShard) (*RealPlan[R, C], error) {
 		return NewRealPlan[R, C](sh.dev, shardConfig(cfg, sh))
 	}, func(p *RealPlan[R, C]) { p.Close() })
 	if err != nil {

@@ -56,7 +56,7 @@ func NewPoolSpectrometer(pool *Pool, cfg SpectrometerConfig) (*PoolSpectrometer,
 	defer pool.mu.RUnlock()
 	unit := max(cfg.Chunk, 1)
 	shards := splitBatch(devs, cfg.Batch, unit)
-	sps, err := buildShards(op, shards, func(sh *poolShard) (*Spectrometer, error) {
+	sps, err := buildShards("new spectrometer", shards, func(sh *poolShard) (*Spectrometer, error) {
 		c := cfg
 		c.Batch = sh.batch
 		return NewSpectrometer(sh.dev, c)

@@ -397,6 +397,31 @@ func TestPoolFailingShardReturnsItsError(t *testing.T) {
 	require.ErrorIs(t, err, ErrClosed)
 }
 
+// A shard that cannot be built fails the whole plan, naming its device; the shards
+// built meanwhile are freed.
+func TestPoolFailingShardBuild(t *testing.T) {
+	pool := testPool(t, 2)
+	first, second := pool.Devices()[0], pool.Devices()[1]
+	require.NoError(t, second.Close())
+	before := first.MemStats().LiveAllocations
+	for _, build := range []func() error{
+		func() error { _, err := NewPoolPlan[complex64](pool, Config{Shape: []int{64}, Batch: 4}); return err },
+		func() error { _, err := NewPoolRealPlan[float32, complex64](pool, Config{Shape: []int{64}, Batch: 4}); return err },
+		func() error {
+			_, err := NewPoolSpectrometer(pool, SpectrometerConfig{N: 64, Batch: 4, Input: ComplexInt8})
+			return err
+		},
+	} {
+		err := boundedCall(t, "a pool object with a closed device", build)
+		require.ErrorIs(t, err, ErrClosed)
+		var se *ShardError
+		require.True(t, errors.As(err, &se), "%v", err)
+		require.Equal(t, 1, se.Shard)
+		require.Equal(t, before, first.MemStats().LiveAllocations, "the first device's shard freed")
+	}
+	require.Zero(t, fanWorkers())
+}
+
 // Concurrent calls on one pool plan are serialised; calls on several pool plans of one
 // pool run at once. Checked under -race (make test-go).
 func TestPoolConcurrentCalls(t *testing.T) {
