@@ -406,7 +406,10 @@ func TestPoolFailingShardBuild(t *testing.T) {
 	before := first.MemStats().LiveAllocations
 	for _, build := range []func() error{
 		func() error { _, err := NewPoolPlan[complex64](pool, Config{Shape: []int{64}, Batch: 4}); return err },
-		func() error { _, err := NewPoolRealPlan[float32, complex64](pool, Config{Shape: []int{64}, Batch: 4}); return err },
+		func() error {
+			_, err := NewPoolRealPlan[float32, complex64](pool, Config{Shape: []int{64}, Batch: 4})
+			return err
+		},
 		func() error {
 			_, err := NewPoolSpectrometer(pool, SpectrometerConfig{N: 64, Batch: 4, Input: ComplexInt8})
 			return err
