@@ -366,6 +366,56 @@ vkfftgo_status vkfftgo_pipeline_execute(vkfftgo_pipeline *pipeline, int directio
 	return vkgcgo_pipeline_execute(pipeline, direction, out, out_bytes, in, in_bytes);
 }
 
+/* pool.go */
+vkfftgo_status vkgcgo_pool_close(vkfftgo_pool *pool);
+vkfftgo_status vkfftgo_pool_close(vkfftgo_pool *pool)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_close");
+	return vkgcgo_pool_close(pool);
+}
+vkfftgo_status vkgcgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void *out, size_t out_bytes, const void *in, size_t in_bytes);
+vkfftgo_status vkfftgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void *out, size_t out_bytes, const void *in, size_t in_bytes)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_execute");
+	return vkgcgo_pool_execute(plan, direction, out, out_bytes, in, in_bytes);
+}
+vkfftgo_status vkgcgo_pool_open(const int *indices, int n, vkfftgo_pool **pool);
+vkfftgo_status vkfftgo_pool_open(const int *indices, int n, vkfftgo_pool **pool)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_open");
+	return vkgcgo_pool_open(indices, n, pool);
+}
+vkfftgo_status vkgcgo_pool_plan_batches(vkfftgo_pool_plan *plan, int64_t *batches, int count);
+vkfftgo_status vkfftgo_pool_plan_batches(vkfftgo_pool_plan *plan, int64_t *batches, int count)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_batches");
+	return vkgcgo_pool_plan_batches(plan, batches, count);
+}
+vkfftgo_status vkgcgo_pool_plan_create(vkfftgo_pool *pool, const vkfftgo_plan_desc *desc, vkfftgo_pool_plan **plan);
+vkfftgo_status vkfftgo_pool_plan_create(vkfftgo_pool *pool, const vkfftgo_plan_desc *desc, vkfftgo_pool_plan **plan)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_create");
+	return vkgcgo_pool_plan_create(pool, desc, plan);
+}
+vkfftgo_status vkgcgo_pool_plan_destroy(vkfftgo_pool_plan *plan);
+vkfftgo_status vkfftgo_pool_plan_destroy(vkfftgo_pool_plan *plan)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_destroy");
+	return vkgcgo_pool_plan_destroy(plan);
+}
+vkfftgo_status vkgcgo_pool_plan_io_bytes(vkfftgo_pool_plan *plan, int direction, size_t *out_bytes, size_t *in_bytes);
+vkfftgo_status vkfftgo_pool_plan_io_bytes(vkfftgo_pool_plan *plan, int direction, size_t *out_bytes, size_t *in_bytes)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_io_bytes");
+	return vkgcgo_pool_plan_io_bytes(plan, direction, out_bytes, in_bytes);
+}
+vkfftgo_status vkgcgo_pool_size(vkfftgo_pool *pool, int *count);
+vkfftgo_status vkfftgo_pool_size(vkfftgo_pool *pool, int *count)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_size");
+	return vkgcgo_pool_size(pool, count);
+}
+
 /* streams.go */
 vkfftgo_status vkgcgo_host_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_host_buffer **buffer, void **ptr);
 vkfftgo_status vkfftgo_host_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_host_buffer **buffer, void **ptr)

@@ -23,11 +23,12 @@
 #include <stdint.h>
 
 /* VKGC_FUSED: a convolution or spectrometer, whose calls run in Go (obj is NULL);
- * VKGC_PIPELINE likewise (capi/pipeline.go). VKGC_STREAM and VKGC_HOST_BUFFER hold a
+ * VKGC_PIPELINE likewise (capi/pipeline.go), and VKGC_POOL and VKGC_POOL_PLAN, a pool of
+ * devices and a plan split across them (capi/pool.go). VKGC_STREAM and VKGC_HOST_BUFFER hold a
  * vkgc_stream and a vkgc_host_buffer (core.h) for vkfftgo_execute_async, which runs in C
  * (hotpath_async.c); their other calls run in Go (capi/streams.go). */
 enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_FUSED = 4, VKGC_STREAM = 5,
-		 VKGC_HOST_BUFFER = 6, VKGC_PIPELINE = 7 };
+		 VKGC_HOST_BUFFER = 6, VKGC_PIPELINE = 7, VKGC_POOL = 8, VKGC_POOL_PLAN = 9 };
 
 typedef struct vkgc_slot {
 	pthread_rwlock_t lock;

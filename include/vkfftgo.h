@@ -438,6 +438,47 @@ vkfftgo_status vkfftgo_pipeline_execute(vkfftgo_pipeline *pipeline, int directio
 					const void *in, size_t in_bytes);
 #endif
 
+/* ---- several devices of one host: pools ----
+ * A pool is several devices sharing the work of pool plans: a pool plan splits
+ * desc.batch across the devices as evenly as possible (a device gets no share when batch
+ * is below the number of devices) and each device transforms its share with a plan, queue
+ * and staging of its own, all devices at once; a call returns when every device is done.
+ * Host memory goes in and comes out as for one device's plan of the same descriptor, and
+ * so do the results (bit for bit on devices of one model). A device that fails makes the
+ * call fail with its status and a message naming the device, once the other devices are
+ * done. These calls enter the library's Go runtime (a few microseconds per call). */
+typedef struct vkfftgo_pool vkfftgo_pool;
+typedef struct vkfftgo_pool_plan vkfftgo_pool_plan;
+#ifndef VKFFTGO_NO_PROTOTYPES
+/* Opens the n devices indices lists (ordinals as vkfftgo_device_open takes them, each at
+ * most once) as one pool, in that order; indices NULL with n 0 opens every device. */
+vkfftgo_status vkfftgo_pool_open(const int *indices, int n, vkfftgo_pool **pool);
+/* Closes the pool's plans (their handles become invalid), then its devices. NULL is
+ * allowed and does nothing. */
+vkfftgo_status vkfftgo_pool_close(vkfftgo_pool *pool);
+/* The number of devices in the pool. */
+vkfftgo_status vkfftgo_pool_size(vkfftgo_pool *pool, int *count);
+/* Builds a pool plan of desc: kind VKFFTGO_C2C or VKFFTGO_R2C, batch at least 1, host data
+ * in the plan's precision (no fp16 storage), contiguous (no strides, no real_inplace).
+ * The devices build their plans at once. */
+vkfftgo_status vkfftgo_pool_plan_create(vkfftgo_pool *pool, const vkfftgo_plan_desc *desc,
+					vkfftgo_pool_plan **plan);
+/* Frees the devices' plans. NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_pool_plan_destroy(vkfftgo_pool_plan *plan);
+/* The bytes out and in hold in a transform of direction, as vkfftgo_plan_io_bytes. */
+vkfftgo_status vkfftgo_pool_plan_io_bytes(vkfftgo_pool_plan *plan, int direction, size_t *out_bytes,
+					  size_t *in_bytes);
+/* How many transforms of the batch each device of the pool runs: batches[k] for the
+ * pool's device k (0 for a device without a share); count must be vkfftgo_pool_size's. */
+vkfftgo_status vkfftgo_pool_plan_batches(vkfftgo_pool_plan *plan, int64_t *batches, int count);
+/* Host transform of in into out, checked as vkfftgo_execute: direction VKFFTGO_FORWARD or
+ * VKFFTGO_INVERSE, both sizes exactly vkfftgo_pool_plan_io_bytes' (else
+ * VKFFTGO_ERROR_WRONG_SIZE, before anything is read or written); out may equal in for
+ * C2C. Returns when every device is done. */
+vkfftgo_status vkfftgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void *out, size_t out_bytes,
+				    const void *in, size_t in_bytes);
+#endif
+
 /* ---- the plan cache: plans leased by descriptor ----
  * Each device keeps the plans released to it, keyed by their full description, up to
  * limits (like CuPy's plan cache): vkfftgo_plan_acquire hands out an idle plan of the

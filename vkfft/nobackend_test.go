@@ -20,6 +20,10 @@ func TestNoBackend(t *testing.T) {
 	require.ErrorIs(t, err, ErrNoBackend)
 	_, err = Open(0)
 	require.ErrorIs(t, err, ErrNoBackend)
+	_, err = OpenPool()
+	require.ErrorIs(t, err, ErrNoBackend)
+	_, err = OpenPool(0, 1)
+	require.ErrorIs(t, err, ErrNoBackend)
 	require.Equal(t, "none", CurrentBackend().String())
 	// the interop entry points exist in every build
 	_, err = OpenCUDAContext(1, 0)

@@ -136,6 +136,10 @@ parity_libs=(-ldl)
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/parity.c" $(pkg-config --cflags --libs vkfftgo) "${parity_libs[@]}" -lm -o "$tmp/parity"
 VKFFTGO_CACHE_DIR="$tmp/kc-parity" timeout 600 "$tmp/parity"
 
+step "a pool of devices from C (pool.c): one device's bytes, bad arguments, close under calls"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/pool.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/pool"
+VKFFTGO_CACHE_DIR="$tmp/kc-pool" timeout 600 "$tmp/pool"
+
 if [ "${VKFFTGO_CAPI_ASAN:-1}" = 1 ]; then
 step "AddressSanitizer: the C consumers and the library's own C code, instrumented (tests/asan/README.md)"
 VKFFTGO_ASAN=1 GO="$GO" "$root/scripts/build-lib.sh" "$backend" "$tmp/asanlib" >/dev/null
@@ -143,7 +147,7 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop fork c2r; do
+for t in c_consumer threads handles hostreg parity oop fork c2r pool; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)
