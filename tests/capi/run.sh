@@ -143,10 +143,11 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop fork c2r; do
+for t in c_consumer threads handles hostreg parity oop fork c2r fuse; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)
+  [ "$t" = fuse ] && extra=(-D_DEFAULT_SOURCE)
   gcc -std=c99 -pthread "${ASAN_CFLAGS[@]}" "$here/$t.c" "${ASAN_LIBS[@]}" "${extra[@]}" -o "$tmp/$t-asan"
   timeout 900 "$tmp/$t-asan" >"$tmp/$t-asan.log" 2>&1 || { cat "$tmp/$t-asan.log"; die "$t under AddressSanitizer"; }
   echo "   $t: clean"
