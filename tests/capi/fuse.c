@@ -1,5 +1,6 @@
 /* fuse.c — the C API's convolutions and spectrometer against direct float64 sums,
  * accumulation and reset, device buffers, and bad arguments. */
+#define _DEFAULT_SOURCE /* M_PI */
 #include <math.h>
 #include <stdint.h>
 

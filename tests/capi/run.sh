@@ -114,7 +114,7 @@ gcc -std=c99 "${CWARN[@]}" -pthread "$here/oop.c" $(pkg-config --cflags --libs v
 VKFFTGO_CACHE_DIR="$tmp/kc-oop" timeout 600 "$tmp/oop"
 
 step "convolutions and spectrometer from C (fuse.c)"
-gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
+gcc -std=c99 "${CWARN[@]}" "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
 "$tmp/fuse"
 
 step "handles: the per-call path stays in C; stale, made-up and concurrently destroyed handles"
@@ -147,7 +147,6 @@ for t in c_consumer threads handles hostreg parity oop fork c2r fuse; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)
-  [ "$t" = fuse ] && extra=(-D_DEFAULT_SOURCE)
   gcc -std=c99 -pthread "${ASAN_CFLAGS[@]}" "$here/$t.c" "${ASAN_LIBS[@]}" "${extra[@]}" -o "$tmp/$t-asan"
   timeout 900 "$tmp/$t-asan" >"$tmp/$t-asan.log" 2>&1 || { cat "$tmp/$t-asan.log"; die "$t under AddressSanitizer"; }
   echo "   $t: clean"
