@@ -74,7 +74,7 @@ func TestTuneCommand(t *testing.T) {
 	})
 	require.Regexp(t, `device copy rate [0-9.]+ GB/s \(device-to-device, 4 MiB read and written\)`, out)
 	require.Contains(t, out, "tunings stored in "+dir)
-	require.Regexp(t, `\| 16² \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ % \| - \| - \| [0-9.]+ \| .* \| measured \|`, out)
+	require.Regexp(t, `\| 16² \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+% \| - \| - \| [0-9.]+ \| .* \| measured \|`, out)
 	out = cacheCapture(t, func() error { return runCache([]string{"list"}) })
 	require.Contains(t, out, "tuned plans: 1")
 	require.Contains(t, out, "c2c [16 16]:1 c64")

@@ -78,12 +78,13 @@ func floorPercent(floor, measured time.Duration) float64 {
 	return 100 * float64(floor) / float64(measured)
 }
 
-// fmtPercent writes a floorPercent for the tables: "87.3 %", or "-".
+// fmtPercent writes a floorPercent for the tables as one word, "87.3%" or "-" (scripts
+// read bench's columns by position from the end: tests/gpu/steps/prior.sh).
 func fmtPercent(p float64) string {
 	if math.IsNaN(p) {
 		return "-"
 	}
-	return fmt.Sprintf("%.1f %%", p)
+	return fmt.Sprintf("%.1f%%", p)
 }
 
 // fmtRate writes a copy rate in GB/s.

@@ -33,7 +33,7 @@ func TestMemoryFloor(t *testing.T) {
 	require.InDelta(t, 100.0, floorPercent(time.Millisecond, time.Millisecond), 1e-12, "at the memory limit")
 	require.True(t, math.IsNaN(floorPercent(0, time.Millisecond)))
 	require.True(t, math.IsNaN(floorPercent(time.Millisecond, 0)))
-	require.Equal(t, "87.3 %", fmtPercent(87.34))
+	require.Equal(t, "87.3%", fmtPercent(87.34))
 	require.Equal(t, "-", fmtPercent(math.NaN()))
 	require.Equal(t, "4240.0 GB/s", fmtRate(4.24e12))
 }
@@ -50,11 +50,19 @@ func TestBenchRowFormat(t *testing.T) {
 		require.GreaterOrEqual(t, i, 0, "%q in %q", sub, s)
 		return i + len(sub)
 	}
-	require.Equal(t, end(head, "% floor"), end(row, "50.0 %"), "aligned:\n%s\n%s", head, row)
+	require.Equal(t, end(head, "% floor"), end(row, "50.0%"), "aligned:\n%s\n%s", head, row)
+	// tests/gpu/steps/prior.sh reads device f+i as awk's $(NF-5) $(NF-4)
+	deviceFromEnd := func(row string) string {
+		f := strings.Fields(row)
+		nf := len(f) // awk's $k is f[k-1]
+		return f[nf-5-1] + " " + f[nf-4-1]
+	}
+	require.Equal(t, "2.000 ms", deviceFromEnd(row))
 	require.Equal(t, end(head, "device f+i"), end(row, "2.000 ms"))
 	require.Equal(t, end(head, "vs ref"), end(row, " -"))
 	r.floor = 0
 	require.Equal(t, end(head, "% floor"), end(benchRow(r, ""), "ms        -"), "no floor: -")
+	require.Equal(t, "2.000 ms", deviceFromEnd(benchRow(r, "")))
 }
 
 // The copy rate of the default device is measured, and the bench table gives every
@@ -73,7 +81,7 @@ func TestBenchFloor(t *testing.T) {
 		return runBench([]string{"-shapes", "256x256,1024:4", "-time", "20ms", "-copy-bytes", "4194304"})
 	})
 	require.Regexp(t, `device copy rate [0-9.]+ GB/s`, out)
-	re := regexp.MustCompile(`(?m)^(256x256|1024:4) .* ([0-9.]+) %`)
+	re := regexp.MustCompile(`(?m)^(256x256|1024:4) .* ([0-9.]+)%`)
 	rows := re.FindAllStringSubmatch(out, -1)
 	require.Len(t, rows, 2, out)
 	for _, m := range rows {
