@@ -167,18 +167,6 @@ vkfftgo_status vkfftgo_plan_destroy(vkfftgo_plan *plan)
 }
 
 /* fuse.go */
-vkfftgo_status vkgcgo_convolution_apply(vkfftgo_convolution *convolution, void *out, size_t out_bytes, const void *in, size_t in_bytes);
-vkfftgo_status vkfftgo_convolution_apply(vkfftgo_convolution *convolution, void *out, size_t out_bytes, const void *in, size_t in_bytes)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_convolution_apply");
-	return vkgcgo_convolution_apply(convolution, out, out_bytes, in, in_bytes);
-}
-vkfftgo_status vkgcgo_convolution_apply_buffer(vkfftgo_convolution *convolution, vkfftgo_buffer *out, vkfftgo_buffer *in);
-vkfftgo_status vkfftgo_convolution_apply_buffer(vkfftgo_convolution *convolution, vkfftgo_buffer *out, vkfftgo_buffer *in)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_convolution_apply_buffer");
-	return vkgcgo_convolution_apply_buffer(convolution, out, in);
-}
 vkfftgo_status vkgcgo_convolution_bytes(vkfftgo_convolution *convolution, size_t *in_bytes, size_t *out_bytes);
 vkfftgo_status vkfftgo_convolution_bytes(vkfftgo_convolution *convolution, size_t *in_bytes, size_t *out_bytes)
 {
@@ -197,18 +185,6 @@ vkfftgo_status vkfftgo_convolution_destroy(vkfftgo_convolution *convolution)
 	VKGCAPI_FORK_GUARD("vkfftgo_convolution_destroy");
 	return vkgcgo_convolution_destroy(convolution);
 }
-vkfftgo_status vkgcgo_spectrometer_accumulate(vkfftgo_spectrometer *spectrometer, const void *samples, size_t bytes);
-vkfftgo_status vkfftgo_spectrometer_accumulate(vkfftgo_spectrometer *spectrometer, const void *samples, size_t bytes)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_accumulate");
-	return vkgcgo_spectrometer_accumulate(spectrometer, samples, bytes);
-}
-vkfftgo_status vkgcgo_spectrometer_accumulate_buffer(vkfftgo_spectrometer *spectrometer, vkfftgo_buffer *samples);
-vkfftgo_status vkfftgo_spectrometer_accumulate_buffer(vkfftgo_spectrometer *spectrometer, vkfftgo_buffer *samples)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_accumulate_buffer");
-	return vkgcgo_spectrometer_accumulate_buffer(spectrometer, samples);
-}
 vkfftgo_status vkgcgo_spectrometer_create(vkfftgo_device *device, const vkfftgo_spectrometer_desc *desc, vkfftgo_spectrometer **spectrometer);
 vkfftgo_status vkfftgo_spectrometer_create(vkfftgo_device *device, const vkfftgo_spectrometer_desc *desc, vkfftgo_spectrometer **spectrometer)
 {
@@ -226,18 +202,6 @@ vkfftgo_status vkfftgo_spectrometer_fusion(vkfftgo_spectrometer *spectrometer, i
 {
 	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_fusion");
 	return vkgcgo_spectrometer_fusion(spectrometer, fusion);
-}
-vkfftgo_status vkgcgo_spectrometer_read(vkfftgo_spectrometer *spectrometer, float *psd, size_t count);
-vkfftgo_status vkfftgo_spectrometer_read(vkfftgo_spectrometer *spectrometer, float *psd, size_t count)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_read");
-	return vkgcgo_spectrometer_read(spectrometer, psd, count);
-}
-vkfftgo_status vkgcgo_spectrometer_reset(vkfftgo_spectrometer *spectrometer);
-vkfftgo_status vkfftgo_spectrometer_reset(vkfftgo_spectrometer *spectrometer)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_reset");
-	return vkgcgo_spectrometer_reset(spectrometer);
 }
 vkfftgo_status vkgcgo_spectrometer_size(vkfftgo_spectrometer *spectrometer, int64_t *bins, size_t *sample_bytes);
 vkfftgo_status vkfftgo_spectrometer_size(vkfftgo_spectrometer *spectrometer, int64_t *bins, size_t *sample_bytes)
@@ -446,12 +410,6 @@ vkfftgo_status vkfftgo_stream_destroy(vkfftgo_stream *stream)
 {
 	VKGCAPI_FORK_GUARD("vkfftgo_stream_destroy");
 	return vkgcgo_stream_destroy(stream);
-}
-vkfftgo_status vkgcgo_stream_wait(vkfftgo_stream *stream);
-vkfftgo_status vkfftgo_stream_wait(vkfftgo_stream *stream)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_stream_wait");
-	return vkgcgo_stream_wait(stream);
 }
 
 /* tune.go */

@@ -389,9 +389,9 @@ vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr);
  * pinned host buffers on a stream and returns at once; vkfftgo_stream_wait waits for
  * it. The buffers belong to the device until that wait returns: do not read out or
  * write in before. A plan is ordered across streams (a later call on any stream waits
- * for its earlier work). vkfftgo_execute_async runs in C like the other per-call
- * functions and never enters the library's Go runtime; the other calls here do (a few
- * microseconds). The work itself runs on the device. */
+ * for its earlier work). vkfftgo_execute_async and vkfftgo_stream_wait run in C like
+ * the other per-call functions and never enter the library's Go runtime; the other calls
+ * here do (a few microseconds). The work itself runs on the device. */
 typedef struct vkfftgo_stream vkfftgo_stream;
 typedef struct vkfftgo_host_buffer vkfftgo_host_buffer;
 #ifndef VKFFTGO_NO_PROTOTYPES

@@ -128,6 +128,14 @@ func (l BytePlanLease) Kind() ByteKind {
 	return l.p.Kind()
 }
 
+// Passes is [BytePlan.Passes] of the leased plan; zeros once released.
+func (l BytePlanLease) Passes() (forward, inverse int) {
+	if l.check("passes") != nil {
+		return 0, 0
+	}
+	return l.p.Passes()
+}
+
 // RealBytes is [BytePlan.RealBytes] of the leased plan; 0 once released.
 func (l BytePlanLease) RealBytes() int64 {
 	if l.check("real bytes") != nil {
@@ -284,6 +292,14 @@ func (l PlanLease[T]) Len() int {
 		return 0
 	}
 	return l.p.Len()
+}
+
+// Passes is [Plan.Passes] of the leased plan; zeros once released.
+func (l PlanLease[T]) Passes() (forward, inverse int) {
+	if l.check("passes") != nil {
+		return 0, 0
+	}
+	return l.p.Passes()
 }
 
 // Spans is [Plan.Spans] of the leased plan; zeros once released.
@@ -486,6 +502,14 @@ func (l RealPlanLease[R, C]) PaddedLen() int {
 		return 0
 	}
 	return l.p.PaddedLen()
+}
+
+// Passes is [RealPlan.Passes] of the leased plan; zeros once released.
+func (l RealPlanLease[R, C]) Passes() (forward, inverse int) {
+	if l.check("passes") != nil {
+		return 0, 0
+	}
+	return l.p.Passes()
 }
 
 // RealLen is [RealPlan.RealLen] of the leased plan; 0 once released.

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vkfftgo/vkfftgo/internal/ccore"
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // headerSampleFormats are the spectrometer's sample formats as include/vkfftgo.h
@@ -97,11 +98,19 @@ func TestSampleFormatTable(t *testing.T) {
 			defer sp.Close()
 			raw, val := randomSamples(rng, f, sp.numbers())
 			require.Equal(t, int(sp.SampleBytes()), len(raw))
-			require.NoError(t, ccore.AccumulateBytes(sp, unsafe.Pointer(&raw[0]), len(raw)))
+			// capi's byte path: the C record's spectrometer, fed the bytes as they come
+			cs := ccore.SpectrometerOf(sp)
+			require.Equal(t, int64(len(raw)), cs.SampleBytes)
+			require.Equal(t, sp.Bins(), cs.Bins)
+			require.NotNil(t, cs.PrepareHost, "host streaming is made on first use")
+			require.NoError(t, cs.PrepareHost())
+			require.Nil(t, ccore.SpectrometerOf(sp).PrepareHost, "made once")
+			st := engine.NewStatus()
+			defer engine.FreeStatus(st)
+			require.NoError(t, engine.SpectroHost(engine.Spectro(cs.Core), nil, st, unsafe.Pointer(&raw[0]), false, cs.Batch))
 			psd := make([]float32, sp.Bins())
 			require.NoError(t, sp.Read(psd))
 			require.Less(t, relErrReal(psd, refPower(cfg, val)), 1e-5, "%v (fusion %v)", f, sp.Fusion())
-			require.ErrorIs(t, ccore.AccumulateBytes(sp, unsafe.Pointer(&raw[0]), len(raw)-1), ErrLength)
 		})
 	}
 }

@@ -194,6 +194,9 @@ func PlanFusedKernels(_ Plan) (_ int) { return }
 // PlanAxisUploads is a stub: this build has no cgo.
 func PlanAxisUploads(_ Plan) (_ int) { return }
 
+// PlanPasses is a stub: this build has no cgo.
+func PlanPasses(_ Plan, _ bool) (_ int) { return }
+
 // PlanOwnBytes is a stub: this build has no cgo.
 func PlanOwnBytes(_ Plan) (_ int64) { return }
 

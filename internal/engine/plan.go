@@ -110,6 +110,10 @@ func PlanFusedKernels(p Plan) int { return int(C.vkg_plan_fused_kernels(cplan(p)
 // PlanAxisUploads is the number of passes of a forward transform along the first axis.
 func PlanAxisUploads(p Plan) int { return int(C.vkg_plan_axis_uploads(cplan(p))) }
 
+// PlanPasses is the number of passes over the whole data of one transform of the plan:
+// VkFFT's kernel launches over every axis and the normalisation kernel, if any.
+func PlanPasses(p Plan, inverse bool) int { return int(C.vkg_plan_passes(cplan(p), cbool(inverse))) }
+
 // PlanOwnBytes is the device memory VkFFT allocated for the plan itself.
 func PlanOwnBytes(p Plan) int64 { return int64(C.vkg_plan_own_bytes(cplan(p))) }
 

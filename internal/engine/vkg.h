@@ -264,6 +264,11 @@ int vkg_plan_hermitian_launches(const vkg_plan *plan);
 int vkg_plan_fused_kernels(vkg_plan *plan);
 /* The number of passes (kernel launches) of a forward transform along the first axis. */
 int vkg_plan_axis_uploads(vkg_plan *plan);
+/* The passes over the whole data of one transform (forward, or inverse): the kernels
+ * VkFFT launches on every axis (Bluestein's second half and R2C's decomposition
+ * included) and the normalisation kernel when the plan has one, but not the c2r
+ * projection's small launches. 0 if the plan has no application in that direction. */
+int vkg_plan_passes(vkg_plan *plan, int inverse);
 /* Device memory VkFFT allocated itself for the plan (its temporary buffer), in bytes. */
 uint64_t vkg_plan_own_bytes(vkg_plan *plan);
 /* How often the plan recorded a direction into command buffers (backends that record:

@@ -865,6 +865,31 @@ int vkg_plan_axis_uploads(vkg_plan *plan)
 				       : (int)plan->app->localFFTPlan_inverse->numAxisUploads[0];
 }
 
+int vkg_plan_passes(vkg_plan *plan, int inverse)
+{
+	VkFFTApplication *app = plan->app;
+	VkFFTPlan *p = inverse ? app->localFFTPlan_inverse : app->localFFTPlan;
+	double scale = inverse ? plan->params.inverse_scale : plan->params.forward_scale;
+	pfUINT i;
+	int n = 0;
+	if (!p)
+		return 0;
+	/* as VkFFTAppend dispatches them (vkFFT_RunApp.h) */
+	for (i = 0; i < app->configuration.FFTdim; i++) {
+		int uploads = (int)p->numAxisUploads[i];
+		if (app->configuration.omitDimension[i])
+			continue;
+		n += uploads;
+		if (app->useBluesteinFFT[i] && uploads > 1)
+			n += uploads - 1;
+	}
+	if (p->bigSequenceEvenR2C)
+		n++;
+	if (scale != 0.0 && scale != 1.0)
+		n++;
+	return n;
+}
+
 uint64_t vkg_plan_own_bytes(vkg_plan *plan)
 {
 	VkFFTConfiguration *c = &plan->app->configuration;

@@ -114,7 +114,7 @@ gcc -std=c99 "${CWARN[@]}" -pthread "$here/oop.c" $(pkg-config --cflags --libs v
 VKFFTGO_CACHE_DIR="$tmp/kc-oop" timeout 600 "$tmp/oop"
 
 step "convolutions and spectrometer from C (fuse.c)"
-gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
+gcc -std=c99 "${CWARN[@]}" "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
 "$tmp/fuse"
 
 step "handles: the per-call path stays in C; stale, made-up and concurrently destroyed handles"
@@ -147,7 +147,7 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop fork c2r pool; do
+for t in c_consumer threads handles hostreg parity oop fork c2r fuse pool; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)
