@@ -6,6 +6,7 @@ package engine
 import "C"
 
 import (
+	"errors"
 	"sync/atomic"
 	"unsafe"
 )
@@ -37,4 +38,20 @@ func Forked() bool { return atomic.LoadInt32(forkMark) != 0 }
 // C core's explanation.
 func ForkedError() error {
 	return withStatus(func(st *C.vkg_status) C.int { return C.int(C.vkg_fail_forked(st)) })
+}
+
+// ProbeForkedChild forks this process with the C library's fork, so the registered
+// handler marks the child, and makes d's and p's calls there in C only — a sync, an
+// open, a run, p's destroy and d's close — waiting at most seconds for the child. It
+// returns the child's exit code: 0 when every call failed with ErrForked or returned
+// at once; bits 0–2 set for a sync, open or run that did not; -1 when the child hung and
+// was killed; 128 plus a signal that killed it. A Go child of a multi-threaded Go
+// process could deadlock on runtime locks held at the fork: the probe's child never
+// runs Go.
+func ProbeForkedChild(d Device, p Plan, seconds int) (int, error) {
+	code := int(C.vkg_fork_probe(cdev(d), cplan(p), C.int(seconds)))
+	if code == -2 {
+		return code, errors.New("fork or waitpid failed")
+	}
+	return code, nil
 }

@@ -134,6 +134,12 @@ func ForkedError() (err error) {
 	return
 }
 
+// ProbeForkedChild is a stub: this build has no cgo.
+func ProbeForkedChild(_ Device, _ Plan, _ int) (_ int, err error) {
+	err = ErrNoBackend
+	return
+}
+
 // SetHermWindowLimit is a stub: this build has no cgo.
 func SetHermWindowLimit(_ uint64) {}
 

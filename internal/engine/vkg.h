@@ -49,6 +49,11 @@ int vkg_fail_forked(vkg_status *st);
 	} while (0)
 
 typedef struct vkg_plan vkg_plan;
+/* For tests: forks, makes dev's and plan's calls in the child, which runs only C, and
+ * waits for it at most seconds; the child's exit code (bits: calls that did not fail with
+ * VKG_ERR_FORKED), -1 when killed at the deadline, 128 + a fatal signal, -2 on a failed
+ * fork or wait. vkg_fork.c says which calls. */
+int vkg_fork_probe(vkg_device *dev, vkg_plan *plan, int seconds);
 
 /* ---- the registered backend (vkg_backend.c) ----
  * The engine reaches the backend through vkg_be (vkg_backend.h says what each entry
