@@ -31,6 +31,9 @@ vet: setup
 test-go: setup
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
+	# a build without cgo compiles and reports ErrNoBackend (internal/engine/nocgo.go)
+	CGO_ENABLED=0 $(GO) vet ./vkfft/ ./internal/engine/
+	CGO_ENABLED=0 $(GO) test -count=1 ./vkfft/ ./internal/engine/
 	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache|PlanOrder' ./vkfft/
 	$(GO) test -count=1 -timeout 10m -race -tags vkfftgo_faults -run 'Fault' ./vkfft/
 	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 -timeout 30m ./vkfft/

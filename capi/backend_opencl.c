@@ -13,9 +13,6 @@
 __attribute__((visibility("default"))) const int vkfftgo_library_backend_is_opencl = 3;
 
 const char *vkfftgo_backend_name(void) { return "opencl"; }
-/* a constant of the build, as the name: it answers before the Go runtime (which
- * registers the backend's table) has finished starting */
-int vkfftgo_backend(void) { return VKFFTGO_BACKEND; }
 
 /* the per-call entry point on the backend's own memory handles (see hotpath.c) */
 vkfftgo_status vkfftgo_execute_cl(vkfftgo_plan *plan, int direction, struct _cl_mem *out, struct _cl_mem *in)

@@ -11,9 +11,6 @@
 __attribute__((visibility("default"))) const int vkfftgo_library_backend_is_vulkan = 0;
 
 const char *vkfftgo_backend_name(void) { return "vulkan"; }
-/* a constant of the build, as the name: it answers before the Go runtime (which
- * registers the backend's table) has finished starting */
-int vkfftgo_backend(void) { return VKFFTGO_BACKEND; }
 
 /* the per-call entry point on the backend's own memory handles (see hotpath.c) */
 struct VkBuffer_T;

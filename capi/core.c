@@ -85,6 +85,58 @@ vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes)
 	return b;
 }
 
+vkgc_conv *vkgc_conv_new(vkgc_device *d, vkg_plan *plan, const vkg_conv_pad *pad, vkg_mem in, vkg_mem out,
+			 uint64_t in_bytes, uint64_t out_bytes, uint64_t items, int inplace)
+{
+	vkgc_conv *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	*c = (vkgc_conv){d, plan, pad, in, out, in_bytes, out_bytes, items ? items : 1, inplace};
+	return c;
+}
+
+vkgc_spectro *vkgc_spectro_new(vkgc_device *d, vkg_spectro *core, uint64_t nffts, uint64_t sample_bytes,
+			       uint64_t bins, int fftshift, const int32_t *perm, uint64_t nperm)
+{
+	vkgc_spectro *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	*s = (vkgc_spectro){d, core, nffts, sample_bytes, bins, fftshift, NULL, NULL, 0};
+	if (nperm) {
+		s->perm = malloc(nperm * sizeof *perm);
+		if (!s->perm) {
+			free(s);
+			return NULL;
+		}
+		memcpy(s->perm, perm, nperm * sizeof *perm);
+	}
+	if ((nperm || fftshift) && !(s->scratch = malloc(bins * sizeof *s->scratch))) {
+		vkgc_spectro_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void vkgc_spectro_free(vkgc_spectro *s)
+{
+	if (!s)
+		return;
+	free(s->perm);
+	free(s->scratch);
+	free(s);
+}
+
+vkg_pool *vkgc_device_pool(vkgc_device *d, vkg_status *st)
+{
+	vkg_pool *p;
+	pthread_mutex_lock(&d->stage_mu);
+	if (!d->pool)
+		vkg_pool_create(d->threads, &d->pool, st);
+	p = d->pool;
+	pthread_mutex_unlock(&d->stage_mu);
+	return p;
+}
+
 vkg_plan *vkgc_plan_oop(vkgc_plan *p, vkg_mem out, vkg_mem in)
 {
 	if (out == in)
@@ -129,6 +181,15 @@ static int ranges_contain(const vkgc_device *d, const void *p, uint64_t n)
 		if (a >= d->ranges[i].start && a + n <= d->ranges[i].end)
 			return 1;
 	return 0;
+}
+
+int vkgc_device_pinned(vkgc_device *d, const void *p, uint64_t n)
+{
+	int in;
+	pthread_rwlock_rdlock(&d->ranges_mu);
+	in = ranges_contain(d, p, n);
+	pthread_rwlock_unlock(&d->ranges_mu);
+	return in;
 }
 
 /* take_stager mirrors vkfft's Device.takeStager: large transfers of pageable memory

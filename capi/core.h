@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "vkg.h"
+#include "vkg_spectro.h"
 #include "vkg_xfer.h"
 
 typedef struct vkgc_range {
@@ -38,7 +39,7 @@ typedef struct vkgc_device {
 /* A plan: the core plan and what a call checks, as vkfft's BytePlan says (sizes are not
  * derived here). The core plan carries its normalisation and its order against its work
  * on other queues (vkg_plan_run_device and the run descriptors claim and release it), so
- * streams and asynchronous calls (issue 15) go through the same core entry points with a
+ * streams and asynchronous calls go through the same core entry points with a
  * queue. */
 /* Whether a transform's out may be its in (ccore.InPlaceRule, in its order). */
 enum {
@@ -88,6 +89,32 @@ typedef struct vkgc_host_buffer {
 	uint64_t bytes;
 } vkgc_host_buffer;
 
+/* A convolution (vkfft.Convolution, RealConvolution): what its Apply and ApplyBuffer
+ * hand the core (vkg.h, vkg_conv.c), with the same arguments. The plan, pad and buffers
+ * are the vkfft object's. */
+typedef struct vkgc_conv {
+	vkgc_device *dev;
+	vkg_plan *plan;
+	const vkg_conv_pad *pad; /* zero-padded (linear) convolutions; else NULL */
+	vkg_mem in, out;         /* the device buffers of host round trips (out may be in) */
+	uint64_t in_bytes, out_bytes, items;
+	int inplace; /* the result lands in the input buffer */
+} vkgc_conv;
+
+/* A spectrometer (vkfft.Spectrometer): its core (vkg_spectro.h) and what Accumulate and
+ * Read do around it. While host_builder is not 0 the buffers of host streaming are not
+ * made yet: the first host accumulation has Go make them (vkgcapi_spectro_prepare_host)
+ * and clears it, under the slot's exclusive lock, as a plan's out-of-place kernels. */
+typedef struct vkgc_spectro {
+	vkgc_device *dev;
+	vkg_spectro *core;
+	uint64_t nffts, sample_bytes, bins; /* per call: FFTs, bytes of samples; bins read */
+	int fftshift;
+	int32_t *perm;  /* perm[position] = bin (VkFFT's own order), or NULL: in order */
+	float *scratch; /* bins values, the download before reordering (with perm or fftshift) */
+	uintptr_t host_builder;
+} vkgc_spectro;
+
 vkgc_device *vkgc_device_new(vkg_device *dev, int64_t stage_min, uint64_t slot_bytes, int threads,
 			     int max_stagers);
 /* Frees the record, its stagers and copy threads; the device is still open, and no call
@@ -102,6 +129,25 @@ vkgc_plan *vkgc_plan_new(vkgc_device *d, vkg_plan *core, int inplace, int stride
 vkgc_buffer *vkgc_buffer_new(vkgc_device *d, vkg_mem mem, uint64_t bytes);
 vkgc_stream *vkgc_stream_new(vkgc_device *d, uint64_t queue);
 vkgc_host_buffer *vkgc_host_buffer_new(vkgc_device *d, void *ptr, uint64_t bytes);
+
+/* perm (nperm values, copied; 0: none) and a scratch buffer when the bins are reordered;
+ * vkgc_spectro_free frees them with the record. */
+vkgc_conv *vkgc_conv_new(vkgc_device *d, vkg_plan *plan, const vkg_conv_pad *pad, vkg_mem in, vkg_mem out,
+			 uint64_t in_bytes, uint64_t out_bytes, uint64_t items, int inplace);
+vkgc_spectro *vkgc_spectro_new(vkgc_device *d, vkg_spectro *core, uint64_t nffts, uint64_t sample_bytes,
+			       uint64_t bins, int fftshift, const int32_t *perm, uint64_t nperm);
+void vkgc_spectro_free(vkgc_spectro *s);
+
+/* The device's copy threads for host transfers that are not staged (the spectrometer's
+ * pageable samples), made on first use; NULL with st set if they cannot be had. */
+vkg_pool *vkgc_device_pool(vkgc_device *d, vkg_status *st);
+/* [p, p+n) lies in one range of registered or pinned host memory of the device. */
+int vkgc_device_pinned(vkgc_device *d, const void *p, uint64_t n);
+
+/* Go (capi/fuse.go; fn is only read): makes the spectrometer's host-streaming buffers with the function
+ * behind builder; on failure it sets the calling thread's message, "fn: why", and
+ * returns the status. Called once per record, on its first host accumulation. */
+int vkgcapi_spectro_prepare_host(uintptr_t builder, char *fn);
 
 /* Go (capi/oop.go): builds the out-of-place application with the function behind
  * builder; NULL if it cannot be built. The only call into Go on the per-call path, made

@@ -132,7 +132,8 @@ func vkgcgo_device_close(h *C.vkfftgo_device) (rc C.vkfftgo_status) {
 		b.rec = nil
 	}
 	for f := range fused {
-		retire(f.handle, C.VKGC_FUSED)
+		retire(f.handle, f.kind)
+		f.freeRecord() // the vkfft objects close with the device
 	}
 	for o := range objs {
 		retire(o.handle, o.kind)

@@ -167,18 +167,6 @@ vkfftgo_status vkfftgo_plan_destroy(vkfftgo_plan *plan)
 }
 
 /* fuse.go */
-vkfftgo_status vkgcgo_convolution_apply(vkfftgo_convolution *convolution, void *out, size_t out_bytes, const void *in, size_t in_bytes);
-vkfftgo_status vkfftgo_convolution_apply(vkfftgo_convolution *convolution, void *out, size_t out_bytes, const void *in, size_t in_bytes)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_convolution_apply");
-	return vkgcgo_convolution_apply(convolution, out, out_bytes, in, in_bytes);
-}
-vkfftgo_status vkgcgo_convolution_apply_buffer(vkfftgo_convolution *convolution, vkfftgo_buffer *out, vkfftgo_buffer *in);
-vkfftgo_status vkfftgo_convolution_apply_buffer(vkfftgo_convolution *convolution, vkfftgo_buffer *out, vkfftgo_buffer *in)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_convolution_apply_buffer");
-	return vkgcgo_convolution_apply_buffer(convolution, out, in);
-}
 vkfftgo_status vkgcgo_convolution_bytes(vkfftgo_convolution *convolution, size_t *in_bytes, size_t *out_bytes);
 vkfftgo_status vkfftgo_convolution_bytes(vkfftgo_convolution *convolution, size_t *in_bytes, size_t *out_bytes)
 {
@@ -197,18 +185,6 @@ vkfftgo_status vkfftgo_convolution_destroy(vkfftgo_convolution *convolution)
 	VKGCAPI_FORK_GUARD("vkfftgo_convolution_destroy");
 	return vkgcgo_convolution_destroy(convolution);
 }
-vkfftgo_status vkgcgo_spectrometer_accumulate(vkfftgo_spectrometer *spectrometer, const void *samples, size_t bytes);
-vkfftgo_status vkfftgo_spectrometer_accumulate(vkfftgo_spectrometer *spectrometer, const void *samples, size_t bytes)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_accumulate");
-	return vkgcgo_spectrometer_accumulate(spectrometer, samples, bytes);
-}
-vkfftgo_status vkgcgo_spectrometer_accumulate_buffer(vkfftgo_spectrometer *spectrometer, vkfftgo_buffer *samples);
-vkfftgo_status vkfftgo_spectrometer_accumulate_buffer(vkfftgo_spectrometer *spectrometer, vkfftgo_buffer *samples)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_accumulate_buffer");
-	return vkgcgo_spectrometer_accumulate_buffer(spectrometer, samples);
-}
 vkfftgo_status vkgcgo_spectrometer_create(vkfftgo_device *device, const vkfftgo_spectrometer_desc *desc, vkfftgo_spectrometer **spectrometer);
 vkfftgo_status vkfftgo_spectrometer_create(vkfftgo_device *device, const vkfftgo_spectrometer_desc *desc, vkfftgo_spectrometer **spectrometer)
 {
@@ -226,18 +202,6 @@ vkfftgo_status vkfftgo_spectrometer_fusion(vkfftgo_spectrometer *spectrometer, i
 {
 	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_fusion");
 	return vkgcgo_spectrometer_fusion(spectrometer, fusion);
-}
-vkfftgo_status vkgcgo_spectrometer_read(vkfftgo_spectrometer *spectrometer, float *psd, size_t count);
-vkfftgo_status vkfftgo_spectrometer_read(vkfftgo_spectrometer *spectrometer, float *psd, size_t count)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_read");
-	return vkgcgo_spectrometer_read(spectrometer, psd, count);
-}
-vkfftgo_status vkgcgo_spectrometer_reset(vkfftgo_spectrometer *spectrometer);
-vkfftgo_status vkfftgo_spectrometer_reset(vkfftgo_spectrometer *spectrometer)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_reset");
-	return vkgcgo_spectrometer_reset(spectrometer);
 }
 vkfftgo_status vkgcgo_spectrometer_size(vkfftgo_spectrometer *spectrometer, int64_t *bins, size_t *sample_bytes);
 vkfftgo_status vkfftgo_spectrometer_size(vkfftgo_spectrometer *spectrometer, int64_t *bins, size_t *sample_bytes)
@@ -278,6 +242,12 @@ vkfftgo_status vkfftgo_kernel_cache_clear(int64_t *removed)
 {
 	VKGCAPI_FORK_GUARD("vkfftgo_kernel_cache_clear");
 	return vkgcgo_kernel_cache_clear(removed);
+}
+vkfftgo_status vkgcgo_kernel_cache_contains(vkfftgo_device *device, const vkfftgo_plan_desc *desc, int *cached);
+vkfftgo_status vkfftgo_kernel_cache_contains(vkfftgo_device *device, const vkfftgo_plan_desc *desc, int *cached)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_kernel_cache_contains");
+	return vkgcgo_kernel_cache_contains(device, desc, cached);
 }
 vkfftgo_status vkgcgo_kernel_cache_get_dir(char *dir, size_t capacity, int *enabled);
 vkfftgo_status vkfftgo_kernel_cache_get_dir(char *dir, size_t capacity, int *enabled)
@@ -360,6 +330,56 @@ vkfftgo_status vkfftgo_pipeline_execute(vkfftgo_pipeline *pipeline, int directio
 	return vkgcgo_pipeline_execute(pipeline, direction, out, out_bytes, in, in_bytes);
 }
 
+/* pool.go */
+vkfftgo_status vkgcgo_pool_close(vkfftgo_pool *pool);
+vkfftgo_status vkfftgo_pool_close(vkfftgo_pool *pool)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_close");
+	return vkgcgo_pool_close(pool);
+}
+vkfftgo_status vkgcgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void *out, size_t out_bytes, const void *in, size_t in_bytes);
+vkfftgo_status vkfftgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void *out, size_t out_bytes, const void *in, size_t in_bytes)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_execute");
+	return vkgcgo_pool_execute(plan, direction, out, out_bytes, in, in_bytes);
+}
+vkfftgo_status vkgcgo_pool_open(const int *indices, int n, vkfftgo_pool **pool);
+vkfftgo_status vkfftgo_pool_open(const int *indices, int n, vkfftgo_pool **pool)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_open");
+	return vkgcgo_pool_open(indices, n, pool);
+}
+vkfftgo_status vkgcgo_pool_plan_batches(vkfftgo_pool_plan *plan, int64_t *batches, int count);
+vkfftgo_status vkfftgo_pool_plan_batches(vkfftgo_pool_plan *plan, int64_t *batches, int count)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_batches");
+	return vkgcgo_pool_plan_batches(plan, batches, count);
+}
+vkfftgo_status vkgcgo_pool_plan_create(vkfftgo_pool *pool, const vkfftgo_plan_desc *desc, vkfftgo_pool_plan **plan);
+vkfftgo_status vkfftgo_pool_plan_create(vkfftgo_pool *pool, const vkfftgo_plan_desc *desc, vkfftgo_pool_plan **plan)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_create");
+	return vkgcgo_pool_plan_create(pool, desc, plan);
+}
+vkfftgo_status vkgcgo_pool_plan_destroy(vkfftgo_pool_plan *plan);
+vkfftgo_status vkfftgo_pool_plan_destroy(vkfftgo_pool_plan *plan)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_destroy");
+	return vkgcgo_pool_plan_destroy(plan);
+}
+vkfftgo_status vkgcgo_pool_plan_io_bytes(vkfftgo_pool_plan *plan, int direction, size_t *out_bytes, size_t *in_bytes);
+vkfftgo_status vkfftgo_pool_plan_io_bytes(vkfftgo_pool_plan *plan, int direction, size_t *out_bytes, size_t *in_bytes)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_plan_io_bytes");
+	return vkgcgo_pool_plan_io_bytes(plan, direction, out_bytes, in_bytes);
+}
+vkfftgo_status vkgcgo_pool_size(vkfftgo_pool *pool, int *count);
+vkfftgo_status vkfftgo_pool_size(vkfftgo_pool *pool, int *count)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_pool_size");
+	return vkgcgo_pool_size(pool, count);
+}
+
 /* streams.go */
 vkfftgo_status vkgcgo_host_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_host_buffer **buffer, void **ptr);
 vkfftgo_status vkfftgo_host_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_host_buffer **buffer, void **ptr)
@@ -390,12 +410,6 @@ vkfftgo_status vkfftgo_stream_destroy(vkfftgo_stream *stream)
 {
 	VKGCAPI_FORK_GUARD("vkfftgo_stream_destroy");
 	return vkgcgo_stream_destroy(stream);
-}
-vkfftgo_status vkgcgo_stream_wait(vkfftgo_stream *stream);
-vkfftgo_status vkfftgo_stream_wait(vkfftgo_stream *stream)
-{
-	VKGCAPI_FORK_GUARD("vkfftgo_stream_wait");
-	return vkgcgo_stream_wait(stream);
 }
 
 /* tune.go */

@@ -26,7 +26,7 @@ const wrappersFile = "exports_gen.c"
 const goPrefix = "vkgcgo_"
 
 // otherExports are exported Go functions that are no entry point of the C API.
-var otherExports = map[string]bool{"vkgcapi_build_out_of_place": true}
+var otherExports = map[string]bool{"vkgcapi_build_out_of_place": true, "vkgcapi_spectro_prepare_host": true}
 
 // pureCalls are the C entry points that touch no state and so answer in a forked child
 // too (vkfftgo.h, "INSIDE YOUR PROCESS").

@@ -1,55 +1,78 @@
 package main
 
-// The C API of vkfft's convolutions and spectrometer (include/vkfftgo.h).
+// The C API of vkfft's convolutions and spectrometer (include/vkfftgo.h). Creation,
+// destruction and the size queries run here, in Go; the per-call functions run in C
+// (hotpath_fuse.c) on a C record made here (core.h: vkgc_conv, vkgc_spectro) of what
+// vkfft's own calls hand the core. A spectrometer's record carries a cgo.Handle of the
+// function that makes its host-streaming buffers, which vkfft makes on first use: the
+// first host accumulation calls it once (vkgcapi_spectro_prepare_host), holding the
+// handle exclusively, as a plan's first out-of-place transform builds its kernels
+// (oop.go), and nothing that waits for the handle holds a lock it takes.
 
 /*
+#include <stdlib.h>
 #define VKFFTGO_NO_PROTOTYPES
 #include "vkfftgo.h"
+#include "core.h"
 #include "handles.h"
 */
 import "C"
 
 import (
+	"runtime/cgo"
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/ccore"
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
-// cfused is a convolution or a spectrometer made through the C API.
+// cfused is a convolution or a spectrometer made through the C API, and its C record.
 type cfused struct {
-	dev    *cdev
-	handle uintptr
-	conv   cconv               // a convolution, or nil
-	sp     *vkfft.Spectrometer // a spectrometer, or nil
+	dev     *cdev
+	handle  uintptr
+	kind    C.uint              // VKGC_CONVOLUTION or VKGC_SPECTROMETER
+	conv    cconv               // a convolution, or nil
+	sp      *vkfft.Spectrometer // a spectrometer, or nil
+	convRec *C.vkgc_conv        // the records: one of them
+	spRec   *C.vkgc_spectro
+	// makes the spectrometer's host-streaming buffers for its record; 0: nothing to make
+	hostBuilder cgo.Handle
 }
 
 // cconv is a convolution of any of the four element-type combinations.
 type cconv interface {
-	apply(out, in unsafe.Pointer) error
-	applyNative(out, in uintptr) error
+	object() any // the *vkfft.Convolution or *vkfft.RealConvolution, for ccore
 	bytes() (in, out int64)
 	Close() error
 }
 
 type convC[T vkfft.Complex] struct{ c *vkfft.Convolution[T] }
 
-func (w convC[T]) apply(out, in unsafe.Pointer) error {
-	return w.c.Apply(unsafe.Slice((*T)(out), w.c.OutLen()), unsafe.Slice((*T)(in), w.c.InLen()))
-}
-func (w convC[T]) applyNative(out, in uintptr) error { return w.c.ApplyNative(out, in) }
-func (w convC[T]) bytes() (int64, int64)             { return w.c.InBytes(), w.c.OutBytes() }
-func (w convC[T]) Close() error                      { return w.c.Close() }
+func (w convC[T]) object() any           { return w.c }
+func (w convC[T]) bytes() (int64, int64) { return w.c.InBytes(), w.c.OutBytes() }
+func (w convC[T]) Close() error          { return w.c.Close() }
 
 type convR[R vkfft.Real, C vkfft.Complex] struct{ c *vkfft.RealConvolution[R, C] }
 
-func (w convR[R, C]) apply(out, in unsafe.Pointer) error {
-	return w.c.Apply(unsafe.Slice((*R)(out), w.c.OutLen()), unsafe.Slice((*R)(in), w.c.InLen()))
+func (w convR[R, C]) object() any           { return w.c }
+func (w convR[R, C]) bytes() (int64, int64) { return w.c.InBytes(), w.c.OutBytes() }
+func (w convR[R, C]) Close() error          { return w.c.Close() }
+
+// freeRecord frees the C record and the host builder's handle; the C handle was retired
+// (or never published), so no C call uses them.
+func (f *cfused) freeRecord() {
+	C.free(unsafe.Pointer(f.convRec))
+	f.convRec = nil
+	C.vkgc_spectro_free(f.spRec)
+	f.spRec = nil
+	if f.hostBuilder != 0 {
+		f.hostBuilder.Delete()
+		f.hostBuilder = 0
+	}
 }
-func (w convR[R, C]) applyNative(out, in uintptr) error { return w.c.ApplyNative(out, in) }
-func (w convR[R, C]) bytes() (int64, int64)             { return w.c.InBytes(), w.c.OutBytes() }
-func (w convR[R, C]) Close() error                      { return w.c.Close() }
 
 func (f *cfused) close() error {
+	f.freeRecord()
 	if f.conv != nil {
 		return f.conv.Close()
 	}
@@ -61,45 +84,26 @@ func lookupFused(h unsafe.Pointer, wantConv bool, what string) (*cfused, error) 
 	if h == nil {
 		return nil, errNull(what + " handle")
 	}
+	kind := C.uint(C.VKGC_SPECTROMETER)
+	if wantConv {
+		kind = C.VKGC_CONVOLUTION
+	}
 	tables.mu.RLock()
 	f := tables.fused[uintptr(h)]
 	tables.mu.RUnlock()
 	// the C table too: a handle of another kind or a made-up value is refused there
 	if f != nil {
-		if slot := C.vkgc_acquire(h, C.VKGC_FUSED, 0); slot != nil {
+		if slot := C.vkgc_acquire(h, kind, 0); slot != nil {
 			C.vkgc_release(slot)
 		} else {
 			f = nil
 		}
 	}
-	if f == nil || (f.conv != nil) != wantConv {
+	if f == nil {
 		return nil, errorf(C.VKFFTGO_ERROR_INVALID_HANDLE,
 			"%p is not a live %s handle (destroyed, its device closed, or a handle of another kind?)", h, what)
 	}
 	return f, nil
-}
-
-// holdBuffers locks the buffers' handle slots shared, as the C per-call path does, so
-// that a concurrent destroy waits for the call; release unlocks them.
-func holdBuffers(bufs ...*cbuf) (release func(), err error) {
-	var held []*C.vkgc_slot
-	release = func() {
-		for _, s := range held {
-			C.vkgc_release(s)
-		}
-	}
-	for i, b := range bufs {
-		if i > 0 && b == bufs[0] {
-			continue // the same buffer twice: one shared hold
-		}
-		s := C.vkgc_acquire(handlePtr(b.handle), C.VKGC_BUFFER, 0)
-		if s == nil {
-			release()
-			return nil, errorf(C.VKFFTGO_ERROR_INVALID_HANDLE, "a buffer was destroyed during the call")
-		}
-		held = append(held, s)
-	}
-	return release, nil
 }
 
 // descTail checks the size field of a descriptor: at least this library's struct, and
@@ -123,14 +127,70 @@ func descTail(desc unsafe.Pointer, size uint32, known uintptr, init string) erro
 	return nil
 }
 
-// publishFused enters f in the tables and returns its handle.
+// publishFused enters f, with its C record, in the tables and returns its handle.
 func publishFused(d *cdev, f *cfused) (unsafe.Pointer, error) {
 	f.dev = d
-	err := publish(C.VKGC_FUSED, nil, tables.fused, &d.fused, f, &f.handle, func() { f.close() })
+	rec := unsafe.Pointer(f.convRec)
+	if f.spRec != nil {
+		rec = unsafe.Pointer(f.spRec)
+	}
+	err := publish(f.kind, rec, tables.fused, &d.fused, f, &f.handle, func() { f.close() })
 	if err != nil {
 		return nil, err
 	}
 	return handlePtr(f.handle), nil
+}
+
+// newConvRecord makes the C record of a convolution made on d; nil when out of memory.
+func newConvRecord(d *cdev, c cconv) *C.vkgc_conv {
+	cc := ccore.ConvolutionOf(c.object())
+	inplace := C.int(0)
+	if cc.InPlace {
+		inplace = 1
+	}
+	return C.vkgc_conv_new(d.rec, (*C.vkg_plan)(cc.Plan), (*C.vkg_conv_pad)(cc.Pad), C.vkg_mem(cc.In),
+		C.vkg_mem(cc.Out), C.uint64_t(cc.InBytes), C.uint64_t(cc.OutBytes), C.uint64_t(cc.Items), inplace)
+}
+
+// newSpectroRecord makes the C record of a spectrometer made on d, and the handle of its
+// host builder (0: none).
+func newSpectroRecord(d *cdev, sp *vkfft.Spectrometer) (*C.vkgc_spectro, cgo.Handle, error) {
+	cs := ccore.SpectrometerOf(sp)
+	if len(cs.Perm) != 0 && len(cs.Perm) != cs.Bins {
+		return nil, 0, errorf(C.VKFFTGO_ERROR_INTERNAL, "the bin order has %d positions for %d bins", len(cs.Perm), cs.Bins)
+	}
+	shift := C.int(0)
+	if cs.FFTShift {
+		shift = 1
+	}
+	var perm *C.int32_t
+	if len(cs.Perm) > 0 {
+		perm = (*C.int32_t)(unsafe.Pointer(&cs.Perm[0]))
+	}
+	rec := C.vkgc_spectro_new(d.rec, (*C.vkg_spectro)(cs.Core), C.uint64_t(cs.Batch), C.uint64_t(cs.SampleBytes),
+		C.uint64_t(cs.Bins), shift, perm, C.uint64_t(len(cs.Perm)))
+	if rec == nil {
+		return nil, 0, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory")
+	}
+	var builder cgo.Handle
+	if cs.PrepareHost != nil {
+		builder = cgo.NewHandle(cs.PrepareHost)
+		rec.host_builder = C.uintptr_t(builder)
+	}
+	return rec, builder, nil
+}
+
+//export vkgcapi_spectro_prepare_host
+func vkgcapi_spectro_prepare_host(builder C.uintptr_t, fn *C.char) (rc C.int) {
+	name := C.GoString(fn)
+	var panicked C.vkfftgo_status
+	defer func() {
+		if panicked != 0 {
+			rc = C.int(panicked)
+		}
+	}()
+	defer recoverTo(name, &panicked)
+	return C.int(ret(name, cgo.Handle(builder).Value().(func() error)()))
 }
 
 //export vkgcgo_convolution_create
@@ -209,7 +269,12 @@ func vkgcgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolution
 	if err != nil {
 		return fail(fn, err)
 	}
-	tok, err := publishFused(d, &cfused{conv: c})
+	rec := newConvRecord(d, c)
+	if rec == nil {
+		c.Close()
+		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+	}
+	tok, err := publishFused(d, &cfused{kind: C.VKGC_CONVOLUTION, conv: c, convRec: rec})
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -238,7 +303,7 @@ func destroyFused(fn string, h unsafe.Pointer, conv bool, what string) C.vkfftgo
 		_, err := lookupFused(h, conv, what) // destroyed (or its device closed) meanwhile
 		return fail(fn, err)
 	}
-	retire(f.handle, C.VKGC_FUSED)
+	retire(f.handle, f.kind) // waits for the calls that hold it
 	return ret(fn, f.close())
 }
 
@@ -258,58 +323,6 @@ func vkgcgo_convolution_bytes(h *C.vkfftgo_convolution, inBytes, outBytes *C.siz
 		*outBytes = C.size_t(out)
 	}
 	return C.VKFFTGO_SUCCESS
-}
-
-//export vkgcgo_convolution_apply
-func vkgcgo_convolution_apply(h *C.vkfftgo_convolution, out unsafe.Pointer, outBytes C.size_t, in unsafe.Pointer,
-	inBytes C.size_t) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_convolution_apply"
-	defer recoverTo(fn, &rc)
-	f, err := lookupFused(unsafe.Pointer(h), true, "convolution")
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out == nil || in == nil {
-		return fail(fn, errNull("out or in"))
-	}
-	wantIn, wantOut := f.conv.bytes()
-	if int64(inBytes) != wantIn || int64(outBytes) != wantOut {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "in has %d bytes and out %d; the convolution needs in %d and out %d",
-			inBytes, outBytes, wantIn, wantOut))
-	}
-	return ret(fn, f.conv.apply(out, in))
-}
-
-//export vkgcgo_convolution_apply_buffer
-func vkgcgo_convolution_apply_buffer(h *C.vkfftgo_convolution, outh, inh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_convolution_apply_buffer"
-	defer recoverTo(fn, &rc)
-	f, err := lookupFused(unsafe.Pointer(h), true, "convolution")
-	if err != nil {
-		return fail(fn, err)
-	}
-	out, err := lookupBuffer(outh, "out")
-	if err != nil {
-		return fail(fn, err)
-	}
-	in, err := lookupBuffer(inh, "in")
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out.dev != f.dev || in.dev != f.dev {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_DEVICE, "a buffer belongs to another device than the convolution"))
-	}
-	wantIn, wantOut := f.conv.bytes()
-	if in.b.Bytes() != wantIn || out.b.Bytes() != wantOut {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "in has %d bytes and out %d; the convolution needs in %d and out %d",
-			in.b.Bytes(), out.b.Bytes(), wantIn, wantOut))
-	}
-	release, err := holdBuffers(out, in)
-	if err != nil {
-		return fail(fn, err)
-	}
-	defer release()
-	return ret(fn, f.conv.applyNative(out.b.Native(), in.b.Native()))
 }
 
 //export vkgcgo_spectrometer_create
@@ -332,7 +345,11 @@ func vkgcgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectromet
 		"VKFFTGO_SPECTROMETER_DESC_INIT"); err != nil {
 		return fail(fn, err)
 	}
-	cfg := vkfft.SpectrometerConfig{N: int(desc.n), Batch: int(desc.batch), Input: vkfft.SampleFormat(desc.input),
+	input, err := ccore.SampleFormat(int32(desc.input))
+	if err != nil {
+		return fail(fn, err)
+	}
+	cfg := vkfft.SpectrometerConfig{N: int(desc.n), Batch: int(desc.batch), Input: vkfft.SampleFormat(input),
 		Scale: float32(desc.scale), FFTShift: desc.fftshift != 0, Fusion: vkfft.Fusion(desc.fusion), Chunk: int(desc.chunk)}
 	if desc.window != nil {
 		if desc.n <= 0 || desc.n > 1<<28 {
@@ -344,7 +361,12 @@ func vkgcgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectromet
 	if err != nil {
 		return fail(fn, err)
 	}
-	tok, err := publishFused(d, &cfused{sp: sp})
+	rec, builder, err := newSpectroRecord(d, sp)
+	if err != nil {
+		sp.Close()
+		return fail(fn, err)
+	}
+	tok, err := publishFused(d, &cfused{kind: C.VKGC_SPECTROMETER, sp: sp, spRec: rec, hostBuilder: builder})
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -374,91 +396,6 @@ func vkgcgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sample
 		*sampleBytes = C.size_t(f.sp.SampleBytes())
 	}
 	return C.VKFFTGO_SUCCESS
-}
-
-//export vkgcgo_spectrometer_accumulate
-func vkgcgo_spectrometer_accumulate(h *C.vkfftgo_spectrometer, samples unsafe.Pointer, bytes C.size_t) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_spectrometer_accumulate"
-	defer recoverTo(fn, &rc)
-	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
-	if err != nil {
-		return fail(fn, err)
-	}
-	if samples == nil {
-		return fail(fn, errNull("samples"))
-	}
-	sp := f.sp
-	if int64(bytes) != sp.SampleBytes() {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "samples has %d bytes; the spectrometer takes %d", bytes,
-			sp.SampleBytes()))
-	}
-	n := int(bytes)
-	switch sp.Config().Input {
-	case vkfft.ComplexInt8, vkfft.RealInt8:
-		err = sp.Accumulate(unsafe.Slice((*int8)(samples), n))
-	case vkfft.ComplexUint8:
-		err = sp.AccumulateUint8(unsafe.Slice((*uint8)(samples), n))
-	case vkfft.ComplexFloat16:
-		err = sp.AccumulateFloat16(unsafe.Slice((*vkfft.Float16)(samples), n/2))
-	default:
-		err = sp.AccumulateInt16(unsafe.Slice((*int16)(samples), n/2))
-	}
-	return ret(fn, err)
-}
-
-//export vkgcgo_spectrometer_accumulate_buffer
-func vkgcgo_spectrometer_accumulate_buffer(h *C.vkfftgo_spectrometer, bh *C.vkfftgo_buffer) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_spectrometer_accumulate_buffer"
-	defer recoverTo(fn, &rc)
-	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
-	if err != nil {
-		return fail(fn, err)
-	}
-	b, err := lookupBuffer(bh, "samples")
-	if err != nil {
-		return fail(fn, err)
-	}
-	if b.dev != f.dev {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_DEVICE, "the buffer belongs to another device than the spectrometer"))
-	}
-	if b.b.Bytes() != f.sp.SampleBytes() {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "samples has %d bytes; the spectrometer takes %d", b.b.Bytes(),
-			f.sp.SampleBytes()))
-	}
-	release, err := holdBuffers(b)
-	if err != nil {
-		return fail(fn, err)
-	}
-	defer release()
-	return ret(fn, f.sp.AccumulateNative(b.b.Native()))
-}
-
-//export vkgcgo_spectrometer_read
-func vkgcgo_spectrometer_read(h *C.vkfftgo_spectrometer, psd *C.float, count C.size_t) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_spectrometer_read"
-	defer recoverTo(fn, &rc)
-	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
-	if err != nil {
-		return fail(fn, err)
-	}
-	if psd == nil {
-		return fail(fn, errNull("psd"))
-	}
-	if int(count) != f.sp.Bins() {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE, "count is %d; the spectrometer has %d bins", count, f.sp.Bins()))
-	}
-	return ret(fn, f.sp.Read(unsafe.Slice((*float32)(unsafe.Pointer(psd)), int(count))))
-}
-
-//export vkgcgo_spectrometer_reset
-func vkgcgo_spectrometer_reset(h *C.vkfftgo_spectrometer) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_spectrometer_reset"
-	defer recoverTo(fn, &rc)
-	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
-	if err != nil {
-		return fail(fn, err)
-	}
-	return ret(fn, f.sp.Reset())
 }
 
 //export vkgcgo_spectrometer_fusion

@@ -22,12 +22,16 @@
 #include <pthread.h>
 #include <stdint.h>
 
-/* VKGC_FUSED: a convolution or spectrometer, whose calls run in Go (obj is NULL);
- * VKGC_PIPELINE likewise (capi/pipeline.go). VKGC_STREAM and VKGC_HOST_BUFFER hold a
- * vkgc_stream and a vkgc_host_buffer (core.h) for vkfftgo_execute_async, which runs in C
- * (hotpath_async.c); their other calls run in Go (capi/streams.go). */
-enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_FUSED = 4, VKGC_STREAM = 5,
-		 VKGC_HOST_BUFFER = 6, VKGC_PIPELINE = 7 };
+/* VKGC_CONVOLUTION and VKGC_SPECTROMETER hold a vkgc_conv and a vkgc_spectro (core.h)
+ * for their per-call functions, which run in C (hotpath_fuse.c); creation, destruction
+ * and the queries of sizes run in Go (capi/fuse.go). VKGC_STREAM and VKGC_HOST_BUFFER
+ * hold a vkgc_stream and a vkgc_host_buffer for vkfftgo_execute_async and
+ * vkfftgo_stream_wait, which run in C (hotpath_async.c); their other calls run in Go
+ * (capi/streams.go). VKGC_PIPELINE's calls run in Go (capi/pipeline.go; obj is NULL), and
+ * so do VKGC_POOL's and VKGC_POOL_PLAN's, a pool of devices and a plan split across them
+ * (capi/pool.go). */
+enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_STREAM = 5, VKGC_HOST_BUFFER = 6,
+		 VKGC_PIPELINE = 7, VKGC_CONVOLUTION = 8, VKGC_SPECTROMETER = 9, VKGC_POOL = 10, VKGC_POOL_PLAN = 11 };
 
 typedef struct vkgc_slot {
 	pthread_rwlock_t lock;

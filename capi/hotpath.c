@@ -36,6 +36,20 @@ vkfftgo_status vkgc_core_status(int code)
 	return VKFFTGO_ERROR_INTERNAL;
 }
 
+const char *vkgc_core_sentinel(int code)
+{
+	switch (code) {
+	case VKG_ERR_INVALID: return "invalid argument";
+	case VKG_ERR_NO_DEVICE: return "no such device";
+	case VKG_ERR_OUT_OF_MEMORY: return "out of device memory";
+	case VKG_ERR_UNSUPPORTED: return "unsupported";
+	case VKG_ERR_VKFFT: return "VkFFT error";
+	case VKG_ERR_VERSION: return "VkFFT version too old";
+	case VKG_ERR_FORKED: return "forked child process (fork without exec)";
+	}
+	return "GPU API error";
+}
+
 static vkfftgo_status core_fail(const char *fn, int inverse, int rc, const vkg_status *st)
 {
 	return vkgcapi_fail(vkgc_core_status(rc), "%s: %s: %s", fn, inverse ? "inverse" : "forward", st->msg);
@@ -71,7 +85,7 @@ vkgc_slot *vkgc_plan_acquire(const char *fn, const vkfftgo_plan *h)
 	return s;
 }
 
-static vkgc_slot *buffer_acquire(const char *fn, const char *what, const vkfftgo_buffer *h)
+vkgc_slot *vkgc_buffer_acquire(const char *fn, const char *what, const vkfftgo_buffer *h)
 {
 	vkgc_slot *s = vkgc_acquire(h, VKGC_BUFFER, 0);
 	if (!s)
@@ -79,6 +93,25 @@ static vkgc_slot *buffer_acquire(const char *fn, const char *what, const vkfftgo
 			     "%s: %s %p is not a live buffer handle (destroyed, its device closed, or a handle of another kind?)",
 			     fn, what, (const void *)h);
 	return s;
+}
+
+int vkgc_buffer_pair_acquire(const char *fn, const vkfftgo_buffer *outh, const vkfftgo_buffer *inh, vkgc_slot **os,
+			     vkgc_slot **is)
+{
+	*os = *is = NULL;
+	if ((uintptr_t)inh < (uintptr_t)outh) {
+		if ((*is = vkgc_buffer_acquire(fn, "in", inh)) && (*os = vkgc_buffer_acquire(fn, "out", outh)))
+			return 0;
+	} else if ((*os = vkgc_buffer_acquire(fn, "out", outh)) &&
+		   (inh == outh || (*is = vkgc_buffer_acquire(fn, "in", inh)))) {
+		return 0;
+	}
+	if (*is)
+		vkgc_release(*is);
+	if (*os)
+		vkgc_release(*os);
+	*os = *is = NULL;
+	return -1;
 }
 
 static vkgc_slot *device_acquire(const char *fn, const vkfftgo_device *h)
@@ -210,20 +243,12 @@ vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo
 		return vkgcapi_fail(VKFFTGO_ERROR_NULL_POINTER, "%s: out is NULL", fn);
 	if (!inh)
 		return vkgcapi_fail(VKFFTGO_ERROR_NULL_POINTER, "%s: in is NULL", fn);
-	/* lock order: the plan, then its buffers (shared) in the order of their handles'
-	 * values: two calls naming the same two buffers the other way round, with the
-	 * buffers' destroys waiting between them, would deadlock otherwise (the slots' locks
-	 * prefer writers) */
+	/* lock order: the plan, then its buffers (vkgc_buffer_pair_acquire) */
 	ps = vkgc_plan_acquire(fn, plan);
 	if (!ps)
 		return VKFFTGO_ERROR_INVALID_HANDLE;
 	p = ps->obj;
-	if ((uintptr_t)inh < (uintptr_t)outh) {
-		if (!(is = buffer_acquire(fn, "in", inh)) || !(os = buffer_acquire(fn, "out", outh))) {
-			ret = VKFFTGO_ERROR_INVALID_HANDLE;
-			goto done;
-		}
-	} else if (!(os = buffer_acquire(fn, "out", outh)) || (inh != outh && !(is = buffer_acquire(fn, "in", inh)))) {
+	if (vkgc_buffer_pair_acquire(fn, outh, inh, &os, &is)) {
 		ret = VKFFTGO_ERROR_INVALID_HANDLE;
 		goto done;
 	}

@@ -1,7 +1,8 @@
-/* hotpath_async.c — vkfftgo_execute_async in C, like the other per-call entry points
- * (hotpath.c): it queues BytePlan.ForwardAsync/InverseAsync's work through the same core
- * entry point (vkg_run_host_async) on the records Go made for the plan, the stream and
- * the host buffers (core.h), with vkfft's checks and messages, and never enters Go.
+/* hotpath_async.c — vkfftgo_execute_async and vkfftgo_stream_wait in C, like the other
+ * per-call entry points (hotpath.c): they queue BytePlan.ForwardAsync/InverseAsync's work
+ * through the same core entry point (vkg_run_host_async), and wait as Stream.Wait does
+ * (vkg_stream_sync), on the records Go made for the plan, the stream and the host
+ * buffers (core.h), with vkfft's checks and messages, and never enter Go.
  * Locks: the plan exclusively (a VkFFT application is not reentrant), then the stream
  * exclusively (one submission to it at a time, as vkfft.Stream's own lock made it), then
  * the host buffers shared, in a fixed order; a destroy of any of them waits for the call. */
@@ -120,5 +121,25 @@ done:
 	if (ss)
 		vkgc_release(ss);
 	vkgc_release(ps);
+	return ret;
+}
+
+vkfftgo_status vkfftgo_stream_wait(vkfftgo_stream *stream)
+{
+	static const char fn[] = "vkfftgo_stream_wait";
+	vkgc_slot *ss;
+	vkgc_stream *s;
+	vkfftgo_status ret = VKFFTGO_SUCCESS;
+	int rc;
+	VKGCAPI_FORK_GUARD(fn);
+	/* exclusively, as vkfft.Stream.Wait holds the stream's lock: a backend's wait may
+	 * retire the queue's submissions, which its submissions also touch */
+	if (!(ss = obj_acquire(fn, "stream", stream, VKGC_STREAM, 1, &ret)))
+		return ret;
+	s = ss->obj;
+	if ((rc = vkg_stream_sync(s->dev->dev, s->queue, &async_st)) != VKG_OK)
+		ret = vkgcapi_fail(vkgc_core_status(rc), "%s: vkfft: wait: %s: %s", fn, vkgc_core_sentinel(rc),
+				   async_st.msg);
+	vkgc_release(ss);
 	return ret;
 }

@@ -3,10 +3,11 @@
 // maps handles to vkfft objects and errors to status codes; all FFT logic is in vkfft.
 //
 // Creation and destruction are Go (this package); the per-call entry points — host and
-// buffer transforms, native-memory transforms, asynchronous transforms on streams,
-// device sync — are C (hotpath*.c) and never enter the Go runtime, but for the one call
-// of a plan's first out-of-place transform that builds its out-of-place kernels
-// (oop.go). A handle is a slot index and a generation (handles.h): its slot holds the C
+// buffer transforms, native-memory transforms, asynchronous transforms on streams and
+// their waits, device sync, convolutions and the spectrometer — are C (hotpath*.c) and
+// never enter the Go runtime, but for the one call of a plan's first out-of-place
+// transform that builds its out-of-place kernels (oop.go), and of a spectrometer's first
+// host accumulation that makes its host-streaming buffers (fuse.go). A handle is a slot index and a generation (handles.h): its slot holds the C
 // record of the object (core.h) that the C calls use, and the handle's value keys the Go
 // tables here, so a destroyed handle never reaches another object, in C or in Go. Every
 // export recovers panics. The Go functions are exported as vkgcgo_NAME: the public

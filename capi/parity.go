@@ -1,6 +1,6 @@
 package main
 
-// The C API's parity with package vkfft (issue 15): a device on the caller's own CUDA or
+// The C API's parity with package vkfft: a device on the caller's own CUDA or
 // OpenCL context, the kernel cache's settings, and the device's plan cache with leased
 // plans. Each export checks its arguments and calls one vkfft function.
 
@@ -16,6 +16,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/vkfftgo/vkfftgo/internal/ccore"
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
@@ -146,6 +147,32 @@ func vkgcgo_kernel_cache_clear(removed *C.int64_t) (rc C.vkfftgo_status) {
 	}
 	if err != nil {
 		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "clearing the cache directory: %v", err))
+	}
+	return C.VKFFTGO_SUCCESS
+}
+
+//export vkgcgo_kernel_cache_contains
+func vkgcgo_kernel_cache_contains(dh *C.vkfftgo_device, desc *C.vkfftgo_plan_desc, cached *C.int) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_kernel_cache_contains"
+	defer recoverTo(fn, &rc)
+	if cached == nil {
+		return fail(fn, errNull("cached"))
+	}
+	*cached = 0
+	d, pd, err := lookupDeviceDesc(dh, desc)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if err := d.use(); err != nil {
+		return fail(fn, err)
+	}
+	defer d.mu.RUnlock()
+	on, err := ccore.KernelsCached(d.d, pd.cfg, vkfft.ByteKind{Real: pd.r2c, Double: pd.double, R2R: pd.r2r})
+	if err != nil {
+		return fail(fn, err)
+	}
+	if on {
+		*cached = 1
 	}
 	return C.VKFFTGO_SUCCESS
 }

@@ -2,10 +2,11 @@ package main
 
 // Streams and pinned host buffers in the C API: vkfft.Stream and vkfft.HostBuffer[byte]
 // behind handles of kinds VKGC_STREAM and VKGC_HOST_BUFFER, each with a C record
-// (core.h) of what vkfftgo_execute_async needs: that call is on the C per-call path
-// (hotpath_async.c) and queues BytePlan.ForwardAsync/InverseAsync's work through the
-// same core entry point. The calls here run in Go; each holds the handles it uses in the
-// C table for its length, as the C per-call path does, so a concurrent destroy waits.
+// (core.h) of what vkfftgo_execute_async and vkfftgo_stream_wait need: those calls are
+// on the C per-call path (hotpath_async.c) and make Stream's and
+// BytePlan.ForwardAsync/InverseAsync's core calls. The calls here run in Go; each holds
+// the handles it uses in the C table for its length, as the C per-call path does, so a
+// concurrent destroy waits.
 
 /*
 #include <stdlib.h>
@@ -42,6 +43,9 @@ func (o *cobj) freeRecord() {
 
 func (o *cobj) close() error {
 	o.freeRecord()
+	if o.host != nil { // the caller holds o.dev.mu, so the device's record is there
+		C.vkgc_range_remove(o.dev.rec, C.uintptr_t(uintptr(unsafe.Pointer(&o.host.Slice()[0]))))
+	}
 	switch {
 	case o.stream != nil:
 		return o.stream.Close()
@@ -135,18 +139,6 @@ func vkgcgo_stream_destroy(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
 	return destroyObj(fn, unsafe.Pointer(h), C.VKGC_STREAM, "stream")
 }
 
-//export vkgcgo_stream_wait
-func vkgcgo_stream_wait(h *C.vkfftgo_stream) (rc C.vkfftgo_status) {
-	const fn = "vkfftgo_stream_wait"
-	defer recoverTo(fn, &rc)
-	o, release, err := holdObj(unsafe.Pointer(h), C.VKGC_STREAM, "stream")
-	if err != nil {
-		return fail(fn, err)
-	}
-	defer release()
-	return ret(fn, o.stream.Wait())
-}
-
 //export vkgcgo_host_buffer_create
 func vkgcgo_host_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkfftgo_host_buffer,
 	ptr *unsafe.Pointer) (rc C.vkfftgo_status) {
@@ -177,6 +169,13 @@ func vkgcgo_host_buffer_create(dh *C.vkfftgo_device, bytes C.size_t, out **C.vkf
 	mem := unsafe.Pointer(&hb.Slice()[0])
 	rec := C.vkgc_host_buffer_new(d.rec, mem, C.uint64_t(len(hb.Slice())))
 	if rec == nil {
+		hb.Close()
+		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
+	}
+	// pinned memory of the device's, as vkfft's own list has it: the C host round trips
+	// and spectrometer copy it directly, never staged
+	if C.vkgc_range_add(d.rec, C.uintptr_t(uintptr(mem)), C.uint64_t(len(hb.Slice()))) != 0 {
+		C.free(unsafe.Pointer(rec))
 		hb.Close()
 		return fail(fn, errorf(C.VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory"))
 	}

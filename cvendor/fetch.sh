@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Unpacks the pinned VkFFT headers into cvendor/include (ignored by git).
 # The .deb comes from Debian trixie through a private apt setup and is checked against
-# the SHA-256 pinned in cvendor/VERSION (and vkfft/vkfft_version.go) before use.
+# the SHA-256 pinned in cvendor/VERSION (and internal/engine/vkfft_pin.go) before use.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/VERSION"

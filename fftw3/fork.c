@@ -10,7 +10,8 @@
  *
  * Whether this is such a child is libvkfftgo's to say (vkfftgo_forked, plain C). What is
  * ours are this library's locks: a thread that held one at fork time is gone, so the
- * child makes them new (a pthread_atfork child handler, registered at load). */
+ * child makes them new (each file that has one registers a pthread_atfork child handler
+ * at load: state.c, planner.c, real.c, mem.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,9 +25,6 @@ static int noted; /* the child's log line was written */
 static void child_handler(void)
 {
 	noted = 0; /* each child says it once, a child's child too */
-	vfw_planner_fork_child();
-	vfw_real_fork_child();
-	vfw_mem_fork_child();
 }
 
 __attribute__((constructor)) static void watch_at_load(void)

@@ -8,6 +8,9 @@
  *    FFTW plan per call (ITK's filters do, per Update()) compiles and allocates once.
  *    Idle plans are kept up to VKFFTGO_FFTW_PLAN_CACHE plans (default 8) and
  *    VKFFTGO_FFTW_PLAN_CACHE_BYTES bytes (default 2 GiB), least recently used first out.
+ *    For the engine choice it says where a plan would come from — this cache,
+ *    libvkfftgo's disk kernel cache (vkfftgo_kernel_cache_contains), or a compile — and
+ *    after a build where it came from (the kernel cache's miss count) and how long it took.
  *  - FFTW never scales: a forward-sign plan is a libvkfftgo plan with numpy's "backward"
  *    norm run forward, a backward-sign (or c2r) plan one with the "forward" norm run
  *    inverse — both unscaled, with no extra pass.
@@ -18,6 +21,7 @@
  *
  * Everything but vfw_gpu_execute runs under the planner's lock. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +50,11 @@ static void at_exit(void)
 		exiting = 1;
 		return;
 	}
-	vfw_cleanup_at_exit();
+	/* another thread may still be planning: never wait for it here */
+	if (vfw_planner_trylock()) {
+		vfw_gpu_trim();
+		vfw_planner_unlock();
+	}
 	exiting = 1;
 }
 
@@ -206,12 +214,32 @@ static int layout_of(const vfw_problem *pb, vfw_layout *L, char *why, size_t cap
 	return 1;
 }
 
-int vfw_gpu_takes(const vfw_problem *pb, int64_t *elements, char *why, size_t cap)
+/* Whether n's prime factors are all VkFFT radices (2, 3, 5, 7, 11, 13); others take
+ * Rader's or Bluestein's algorithm, several times the work. */
+static int smooth(int64_t n)
+{
+	static const int radix[] = { 2, 3, 5, 7, 11, 13 };
+	for (int i = 0; i < 6; i++)
+		while (n % radix[i] == 0)
+			n /= radix[i];
+	return n == 1;
+}
+
+int vfw_gpu_takes(const vfw_problem *pb, vfw_gpu_shape *shape, char *why, size_t cap)
 {
 	vfw_layout L;
 	if (!layout_of(pb, &L, why, cap))
 		return 0;
-	*elements = L.elements;
+	memset(shape, 0, sizeof *shape);
+	shape->elements = L.elements;
+	shape->points = L.elements / (L.batch > 0 ? L.batch : 1);
+	shape->in_bytes = L.in.bytes;
+	shape->out_bytes = L.out.bytes;
+	shape->direct = L.in.direct && L.out.direct;
+	shape->smooth = 1;
+	for (int i = 0; i < L.rank; i++)
+		shape->smooth &= smooth(L.shape[i]);
+	shape->real = L.vkind == VKFFTGO_R2C;
 	return 1;
 }
 
@@ -296,25 +324,89 @@ void vfw_gpu_trim(void)
 	evict(0, 0);
 }
 
-static vfw_entry *lease(const vfw_layout *L, int *cached)
+static vfw_entry *find(const vfw_layout *L)
 {
-	for (vfw_entry *e = entries; e; e = e->next) {
-		if (same_key(e, L)) {
-			e->refs++;
-			e->last_use = ++use_clock;
-			*cached = 1;
+	for (vfw_entry *e = entries; e; e = e->next)
+		if (same_key(e, L))
 			return e;
+	return NULL;
+}
+
+static void desc_of(const vfw_layout *L, vkfftgo_plan_desc *d)
+{
+	vkfftgo_plan_desc init = VKFFTGO_PLAN_DESC_INIT;
+	*d = init;
+	d->kind = L->vkind;
+	d->precision = L->prec == VFW_SINGLE ? VKFFTGO_SINGLE : VKFFTGO_DOUBLE;
+	d->norm = L->norm;
+	d->rank = L->rank;
+	for (int i = 0; i < L->rank; i++)
+		d->shape[i] = L->shape[i];
+	d->batch = L->batch;
+}
+
+/* vkfftgo_kernel_cache_contains, looked up at run time: a libvkfftgo without it still
+ * works (every plan not in the plan cache then counts as a compile). */
+typedef vkfftgo_status (*contains_fn)(vkfftgo_device *, const vkfftgo_plan_desc *, int *);
+
+static contains_fn contains_lookup(void)
+{
+	static int tried;
+	static contains_fn fn;
+	if (!tried) {
+		tried = 1;
+		void *h = dlopen("libvkfftgo.so.0", RTLD_NOW | RTLD_NOLOAD);
+		if (h) {
+			*(void **)&fn = dlsym(h, "vkfftgo_kernel_cache_contains");
+			dlclose(h);
 		}
 	}
-	*cached = 0;
-	vkfftgo_plan_desc d = VKFFTGO_PLAN_DESC_INIT;
-	d.kind = L->vkind;
-	d.precision = L->prec == VFW_SINGLE ? VKFFTGO_SINGLE : VKFFTGO_DOUBLE;
-	d.norm = L->norm;
-	d.rank = L->rank;
-	for (int i = 0; i < L->rank; i++)
-		d.shape[i] = L->shape[i];
-	d.batch = L->batch;
+	return fn;
+}
+
+static int source_of(const vfw_layout *L)
+{
+	if (find(L))
+		return VFW_GPU_LEASED;
+	contains_fn fn = contains_lookup();
+	if (!fn)
+		return VFW_GPU_UNKNOWN;
+	vkfftgo_plan_desc d;
+	desc_of(L, &d);
+	int on = 0;
+	if (fn(dev, &d, &on) != VKFFTGO_SUCCESS)
+		return VFW_GPU_UNKNOWN;
+	return on ? VFW_GPU_DISK : VFW_GPU_COMPILE;
+}
+
+int vfw_gpu_source(const vfw_problem *pb)
+{
+	vfw_layout L;
+	char why[8];
+	if (dev_state != 1 || !layout_of(pb, &L, why, sizeof why))
+		return VFW_GPU_UNKNOWN;
+	return source_of(&L);
+}
+
+/* Leases the cached plan of the layout, or builds one; *source says which and
+ * *build_s how long a build took (0 for a lease). */
+static vfw_entry *lease(const vfw_layout *L, int *source, double *build_s)
+{
+	*build_s = 0;
+	vfw_entry *e = find(L);
+	if (e) {
+		e->refs++;
+		e->last_use = ++use_clock;
+		*source = VFW_GPU_LEASED;
+		return e;
+	}
+	vkfftgo_plan_desc d;
+	desc_of(L, &d);
+	vkfftgo_kernel_cache_stats ks0 = VKFFTGO_KERNEL_CACHE_STATS_INIT, ks1 = VKFFTGO_KERNEL_CACHE_STATS_INIT;
+	int disk = 0; /* with the disk cache off, every build compiles and none is counted */
+	int have_stats = vkfftgo_kernel_cache_get_dir(NULL, 0, &disk) == VKFFTGO_SUCCESS &&
+			 vkfftgo_kernel_cache_get_stats(&ks0) == VKFFTGO_SUCCESS;
+	double t0 = vfw_now();
 	vkfftgo_plan *plan = NULL;
 	vkfftgo_status st = vkfftgo_plan_create(dev, &d, &plan);
 	if (st == VKFFTGO_ERROR_OUT_OF_MEMORY) { /* idle cached plans may hold the memory */
@@ -325,7 +417,14 @@ static vfw_entry *lease(const vfw_layout *L, int *cached)
 		snprintf(last_err, sizeof last_err, "%s (%s)", vkfftgo_last_error(), vkfftgo_status_string(st));
 		return NULL;
 	}
-	vfw_entry *e = (vfw_entry *)calloc(1, sizeof *e);
+	*build_s = vfw_now() - t0;
+	/* a miss counted meanwhile: this build compiled (another thread's build in this
+	 * process could be counted too; then the next build corrects what is learned) */
+	if (!have_stats || vkfftgo_kernel_cache_get_stats(&ks1) != VKFFTGO_SUCCESS)
+		*source = VFW_GPU_UNKNOWN;
+	else
+		*source = !disk || ks1.misses > ks0.misses ? VFW_GPU_COMPILE : VFW_GPU_DISK;
+	e = (vfw_entry *)calloc(1, sizeof *e);
 	if (!e) {
 		vkfftgo_plan_destroy(plan);
 		snprintf(last_err, sizeof last_err, "out of host memory");
@@ -358,7 +457,7 @@ struct vfw_gpu {
 	size_t in_bytes, out_bytes; /* what vkfftgo_execute takes */
 };
 
-struct vfw_gpu *vfw_gpu_plan(const vfw_problem *pb, int *cached, char *why, size_t cap)
+struct vfw_gpu *vfw_gpu_plan(const vfw_problem *pb, int *source, double *build_s, char *why, size_t cap)
 {
 	struct vfw_gpu *g = (struct vfw_gpu *)calloc(1, sizeof *g);
 	if (!g) {
@@ -369,7 +468,7 @@ struct vfw_gpu *vfw_gpu_plan(const vfw_problem *pb, int *cached, char *why, size
 		free(g);
 		return NULL;
 	}
-	g->e = lease(&g->L, cached);
+	g->e = lease(&g->L, source, build_s);
 	if (!g->e) {
 		snprintf(why, cap, "%s", last_err);
 		free(g);
@@ -442,7 +541,7 @@ int vfw_gpu_execute(struct vfw_gpu *g, void *in, void *out)
 	return 0;
 }
 
-double vfw_gpu_time_c2c(int prec, int rank, const int *n, int reps)
+double vfw_gpu_time_c2c(int prec, int rank, const int *n, int reps, int *source, double *build_s)
 {
 	vfw_layout L;
 	memset(&L, 0, sizeof L);
@@ -452,8 +551,9 @@ double vfw_gpu_time_c2c(int prec, int rank, const int *n, int reps)
 		L.shape[i] = n[i];
 		total *= (size_t)n[i];
 	}
-	int cached;
-	vfw_entry *e = lease(&L, &cached);
+	int src;
+	double bs;
+	vfw_entry *e = lease(&L, source ? source : &src, build_s ? build_s : &bs);
 	if (!e)
 		return -1;
 	size_t bytes = total * (prec == VFW_SINGLE ? 8 : 16);
@@ -481,5 +581,29 @@ double vfw_gpu_time_c2c(int prec, int rank, const int *n, int reps)
 	free(a);
 	free(b);
 	release(e);
+	return best;
+}
+
+double vfw_gpu_time_transfer(size_t bytes, int reps)
+{
+	vkfftgo_buffer *buf = NULL;
+	char *host = (char *)malloc(bytes);
+	double best = -1;
+	if (host && vkfftgo_buffer_create(dev, bytes, &buf) == VKFFTGO_SUCCESS) {
+		memset(host, 1, bytes);
+		for (int r = 0; r <= reps; r++) { /* the first is a warm-up */
+			double t0 = vfw_now();
+			if (vkfftgo_buffer_upload(buf, host, bytes) != VKFFTGO_SUCCESS ||
+			    vkfftgo_buffer_download(buf, host, bytes) != VKFFTGO_SUCCESS) {
+				best = -1;
+				break;
+			}
+			double t = vfw_now() - t0;
+			if (r > 0 && (best < 0 || t < best))
+				best = t;
+		}
+	}
+	vkfftgo_buffer_destroy(buf);
+	free(host);
 	return best;
 }

@@ -100,9 +100,15 @@ void vfw_free(void *p)
 	free(p);
 }
 
-void vfw_mem_fork_child(void)
+/* A thread that held the lock at fork time does not exist in the child to release it. */
+static void child_handler(void)
 {
 	pthread_mutex_init(&mu, NULL);
+}
+
+__attribute__((constructor)) static void watch_at_load(void)
+{
+	(void)pthread_atfork(NULL, NULL, child_handler);
 }
 
 int vfw_mem_pin(vkfftgo_device *dev, const void *p)

@@ -1,80 +1,25 @@
 /* planner.c — picks the engine for each FFTW plan: the GPU (libvkfftgo) for the
- * problems it takes that are large enough to win over a host round trip, the real FFTW
- * for the rest; NULL where neither can, as FFTW returns NULL when it cannot plan. One
- * lock serialises planning and destruction (FFTW's planner is not thread-safe either;
- * execution needs no lock here). */
+ * problems it takes where its planning and executes cost less than FFTW's (costs.c;
+ * VKFFTGO_FFTW_CROSSOVER=legacy: a size threshold, threshold.c), the real FFTW for the
+ * rest; NULL where neither can, as FFTW returns NULL when it cannot plan. The planner's
+ * lock (state.c) serialises planning and destruction (FFTW's planner is not thread-safe
+ * either; execution needs no lock here). */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "abi.h"
 #include "vfw.h"
-
-static pthread_mutex_t planner_mu = PTHREAD_MUTEX_INITIALIZER;
-static int nthreads_of[2] = { 1, 1 };
-int vfw_real_threads_used;
-
-void vfw_planner_lock(void)
-{
-	pthread_mutex_lock(&planner_mu);
-}
-
-void vfw_planner_unlock(void)
-{
-	pthread_mutex_unlock(&planner_mu);
-}
 
 /* The smallest problem the threshold measurement looks at (16^3): smaller problems go
  * to FFTW without opening the device, unless VKFFTGO_FFTW_MIN_SIZE says otherwise. */
 enum { VFW_MEASURE_MIN = 4096 };
 
-double vfw_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int env_flag(const char *name)
 {
 	const char *v = getenv(name);
 	return v && *v && strcmp(v, "0") != 0;
-}
-
-/* VKFFTGO_FFTW_LOG: 1 one line per plan (engine, why, planning time), 2 also one line
- * per execute with its time. */
-int vfw_log_enabled(void)
-{
-	static int level = -1;
-	if (level < 0) {
-		const char *v = getenv("VKFFTGO_FFTW_LOG");
-		level = v && *v ? atoi(v) : 0;
-		if (level < 0 || (level == 0 && v && *v && strcmp(v, "0")))
-			level = 1;
-	}
-	return level;
-}
-
-void vfw_log(const char *fmt, ...)
-{
-	if (!vfw_log_enabled())
-		return;
-	char line[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = snprintf(line, sizeof line, "vkfftgo-fftw3: ");
-	n += vsnprintf(line + n, sizeof line - 1 - (size_t)n, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > (int)sizeof line - 2)
-		n = (int)sizeof line - 2;
-	line[n] = '\n';
-	line[n + 1] = 0;
-	fputs(line, stderr); /* one write per line: lines of threads do not interleave */
 }
 
 /* ---- statistics (VKFFTGO_FFTW_STATS=1 prints them at exit) ---- */
@@ -85,14 +30,28 @@ static struct {
 } stats;
 static pthread_mutex_t stats_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void vfw_planner_fork_child(void)
+/* A thread that held the lock at fork time does not exist in the child to release it. */
+static void child_handler(void)
 {
-	pthread_mutex_init(&planner_mu, NULL);
 	pthread_mutex_init(&stats_mu, NULL);
 }
 
-void vfw_stat_exec(const vfw_plan *p, double seconds)
+__attribute__((constructor)) static void watch_at_load(void)
 {
+	(void)pthread_atfork(NULL, NULL, child_handler);
+}
+
+void vfw_stat_exec(vfw_plan *p, double seconds)
+{
+	/* for the history: how often and how fast the plan ran (on its engine: not in a
+	 * forked child, which runs GPU plans on FFTW) */
+	if (!vfw_fork_replans(p)) {
+		__atomic_add_fetch(&p->executes, 1, __ATOMIC_RELAXED);
+		int64_t ns = (int64_t)(seconds * 1e9) + 1, best = __atomic_load_n(&p->best_ns, __ATOMIC_RELAXED);
+		while ((best == 0 || ns < best) &&
+		       !__atomic_compare_exchange_n(&p->best_ns, &best, ns, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+	}
 	if (vfw_log_enabled() >= 2)
 		vfw_log("execute %s on %s: %.3f ms", p->desc, p->engine == VFW_ENGINE_GPU ? "gpu" : "fftw", seconds * 1e3);
 	pthread_mutex_lock(&stats_mu);
@@ -124,27 +83,6 @@ static void stats_init(void)
 		if (env_flag("VKFFTGO_FFTW_STATS"))
 			atexit(print_stats);
 	}
-}
-
-/* ---- threads: the GPU ignores them; the real planner plans with them ---- */
-void vfw_set_nthreads(int prec, int n)
-{
-	pthread_mutex_lock(&planner_mu);
-	nthreads_of[prec] = n < 1 ? 1 : n;
-	pthread_mutex_unlock(&planner_mu);
-}
-
-int vfw_get_nthreads(int prec)
-{
-	pthread_mutex_lock(&planner_mu);
-	int n = nthreads_of[prec];
-	pthread_mutex_unlock(&planner_mu);
-	return n;
-}
-
-int vfw_get_nthreads_locked(int prec)
-{
-	return nthreads_of[prec];
 }
 
 /* ---- descriptions ---- */
@@ -272,6 +210,63 @@ static int keep_problem(vfw_plan *p, const vfw_problem *pb)
 	return 1;
 }
 
+/* VKFFTGO_FFTW_CROSSOVER: "cost" (the default: costs.c) or "legacy" (threshold.c). */
+static int legacy_rule(void)
+{
+	const char *v = getenv("VKFFTGO_FFTW_CROSSOVER");
+	if (!v || !*v || !strcmp(v, "cost"))
+		return 0;
+	if (!strcmp(v, "legacy"))
+		return 1;
+	static int warned;
+	if (!warned++)
+		fprintf(stderr, "vkfftgo-fftw3: VKFFTGO_FFTW_CROSSOVER=%s is neither cost nor legacy; cost used\n", v);
+	return 0;
+}
+
+/* The engine for a problem both engines take: sets *want_gpu to 0 and says why in
+ * why, or says why the GPU in gpu_why; costs filled (*have_costs) under the cost rule. */
+static void choose(const vfw_problem *pb, const vfw_cpu_ops *ops, int nthreads, const vfw_gpu_shape *sh,
+		   int *want_gpu, char *why, char *gpu_why, size_t cap, vfw_costs *costs, int *have_costs)
+{
+	int64_t thr;
+	const int64_t elements = sh->elements;
+	if (env_min_size(&thr)) {
+		if (elements < thr) {
+			*want_gpu = 0;
+			snprintf(why, cap, "%" PRId64 " elements < %" PRId64 " (VKFFTGO_FFTW_MIN_SIZE)", elements, thr);
+		} else {
+			snprintf(gpu_why, cap, "%" PRId64 " elements >= %" PRId64 " (VKFFTGO_FFTW_MIN_SIZE)", elements, thr);
+		}
+	} else if (elements < VFW_MEASURE_MIN) {
+		*want_gpu = 0;
+		snprintf(why, cap, "%" PRId64 " elements: small problems stay on the CPU (< %d)", elements, VFW_MEASURE_MIN);
+	} else if (!vfw_gpu_ready(pb->prec, why, cap)) {
+		*want_gpu = 0;
+	} else if (legacy_rule()) {
+		char src[320];
+		thr = vfw_threshold(ops, nthreads, src, sizeof src);
+		if (elements < thr) {
+			*want_gpu = 0;
+			snprintf(why, cap, "%" PRId64 " elements < threshold %" PRId64 " (VKFFTGO_FFTW_CROSSOVER=legacy: %s)",
+				 elements, thr, src);
+		} else {
+			snprintf(gpu_why, cap, "%" PRId64 " elements >= threshold %" PRId64 " (VKFFTGO_FFTW_CROSSOVER=legacy: %s)",
+				 elements, thr, src);
+		}
+	} else if (!vfw_costs_estimate(pb, ops, nthreads, sh, costs, why, cap)) {
+		*want_gpu = 0;
+	} else {
+		*have_costs = 1;
+		if (vfw_costs_gpu_wins(costs)) {
+			vfw_costs_describe(costs, gpu_why, cap);
+		} else {
+			*want_gpu = 0;
+			vfw_costs_describe(costs, why, cap);
+		}
+	}
+}
+
 vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 {
 	double t0 = vfw_now();
@@ -284,18 +279,22 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 	}
 	p->prec = pb->prec, p->kind = pb->kind, p->sign = pb->sign, p->flags = pb->flags;
 	p->in = pb->in, p->out = pb->out, p->ri = pb->ri, p->ii = pb->ii, p->ro = pb->ro, p->io = pb->io;
+	p->key = vfw_problem_key(pb);
 	describe(pb, p->desc, sizeof p->desc);
+	char flags[160];
+	vfw_flags_text(pb->flags, flags, sizeof flags);
 
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	stats_init();
 	const int forked = vfw_forked();
 	/* a forked child lacks the worker threads FFTW keeps once it ran with several */
-	int nthreads = forked && __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : nthreads_of[pb->prec];
-	char why[512] = "", gpu_why[512] = "";
-	int64_t elements = 0;
-	int want_gpu = vfw_gpu_takes(pb, &elements, why, sizeof why);
+	int nthreads = forked && __atomic_load_n(&vfw_real_threads_used, __ATOMIC_RELAXED) ? 1 : vfw_get_nthreads_locked(pb->prec);
+	char why[1400] = "", gpu_why[1400] = "";
+	vfw_gpu_shape shape;
+	int want_gpu = vfw_gpu_takes(pb, &shape, why, sizeof why);
 	int have_cpu = ops->available();
-	int cached = 0;
+	int source = VFW_GPU_UNKNOWN, have_costs = 0;
+	vfw_costs costs;
 
 	if (forked) {
 		vfw_fork_note();
@@ -305,76 +304,71 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 		}
 	}
 
-	if (want_gpu && have_cpu) {
-		int64_t thr;
-		if (env_min_size(&thr)) {
-			if (elements < thr) {
-				want_gpu = 0;
-				snprintf(why, sizeof why, "%" PRId64 " elements < %" PRId64 " (VKFFTGO_FFTW_MIN_SIZE)",
-					 elements, thr);
-			} else {
-				snprintf(gpu_why, sizeof gpu_why, "%" PRId64 " elements >= %" PRId64 " (VKFFTGO_FFTW_MIN_SIZE)",
-					 elements, thr);
-			}
-		} else if (elements < VFW_MEASURE_MIN) {
-			want_gpu = 0;
-			snprintf(why, sizeof why, "%" PRId64 " elements: small problems stay on the CPU (< %d)", elements,
-				 VFW_MEASURE_MIN);
-		} else if (!vfw_gpu_ready(pb->prec, why, sizeof why)) {
-			want_gpu = 0;
-		} else {
-			char src[320];
-			thr = vfw_threshold(ops, nthreads, src, sizeof src);
-			if (elements < thr) {
-				want_gpu = 0;
-				snprintf(why, sizeof why, "%" PRId64 " elements < threshold %" PRId64 " (%s)", elements, thr, src);
-			} else {
-				snprintf(gpu_why, sizeof gpu_why, "%" PRId64 " elements >= threshold %" PRId64 " (%s)", elements,
-					 thr, src);
-			}
-		}
-	} else if (want_gpu) {
-		snprintf(gpu_why, sizeof gpu_why, "%" PRId64 " elements; no real FFTW to compare with", elements);
-	}
+	if (want_gpu && have_cpu)
+		choose(pb, ops, nthreads, &shape, &want_gpu, why, gpu_why, sizeof why, &costs, &have_costs);
+	else if (want_gpu)
+		snprintf(gpu_why, sizeof gpu_why, "%" PRId64 " elements; no real FFTW to compare with", shape.elements);
 	if (want_gpu && !vfw_gpu_ready(pb->prec, why, sizeof why))
 		want_gpu = 0;
 	if (want_gpu) {
 		char how[256] = "";
-		double tp = vfw_now();
-		p->gpu = vfw_gpu_plan(pb, &cached, how, sizeof how);
+		double build = 0;
+		p->gpu = vfw_gpu_plan(pb, &source, &build, how, sizeof how);
 		if (p->gpu) {
 			p->engine = VFW_ENGINE_GPU;
 			estimate_flops(p, pb);
-			vfw_log("%s %s -> gpu: %s; %s%s; planned in %.3f ms", pb->api, p->desc, gpu_why, how,
-				cached ? " (plan cache hit)" : "", (vfw_now() - tp) * 1e3);
+			if (source != VFW_GPU_LEASED)
+				vfw_learn_build(source, build);
+			vfw_log("%s %s -> gpu: %s; flags %s; %s%s; planned in %.3f ms", pb->api, p->desc, gpu_why, flags, how,
+				source == VFW_GPU_LEASED ? " (plan cache hit)"
+				: source == VFW_GPU_DISK ? " (kernels from the disk cache)"
+				: source == VFW_GPU_COMPILE ? " (kernels compiled)" : "",
+				(vfw_now() - t0) * 1e3);
 		} else {
 			snprintf(why, sizeof why, "the GPU plan failed: %s", how);
 		}
 	}
 	if (!p->engine && have_cpu) {
-		double tp = vfw_now();
-		p->real = ops->plan(pb, nthreads);
+		double planning = 0;
+		if (have_costs && costs.estimate_is_callers) { /* FFTW_ESTIMATE: made while choosing */
+			p->real = costs.estimate_plan;
+			costs.estimate_plan = NULL;
+		} else if (have_costs && costs.wisdom_plan) { /* the caller's flags, from wisdom */
+			p->real = costs.wisdom_plan;
+			costs.wisdom_plan = NULL;
+		} else {
+			double tp = vfw_now();
+			p->real = ops->plan(pb, nthreads);
+			planning = vfw_now() - tp;
+			if (p->real && have_costs && costs.needs_planning && costs.plan_model > 0)
+				vfw_learn_plan(costs.rigor, planning / costs.plan_model);
+			if (p->real && vfw_rigor(pb->flags) != VFW_ESTIMATE && !(pb->flags & FFTW_WISDOM_ONLY))
+				vfw_history_measured(p->key);
+		}
 		if (p->real) {
 			p->engine = VFW_ENGINE_CPU;
 			p->nthreads = nthreads;
-			vfw_log("%s %s -> fftw (%d thread%s): %s; planned in %.3f ms", pb->api, p->desc, nthreads,
-				nthreads == 1 ? "" : "s", why, (vfw_now() - tp) * 1e3);
+			vfw_log("%s %s -> fftw (%d thread%s): %s; flags %s; planned in %.3f ms", pb->api, p->desc, nthreads,
+				nthreads == 1 ? "" : "s", why, flags, (vfw_now() - t0) * 1e3);
 		} else {
-			vfw_log("%s %s -> NULL: FFTW %s returned NULL (%s)", pb->api, p->desc, ops->version(), why);
+			vfw_log("%s %s -> NULL: FFTW %s returned NULL (%s); flags %s", pb->api, p->desc, ops->version(), why,
+				flags);
 		}
 	} else if (!p->engine) {
-		vfw_log("%s %s -> NULL: %s, and there is no real FFTW (lib%s.so.3) to fall back on", pb->api, p->desc, why,
-			pb->prec == VFW_SINGLE ? "fftw3f" : "fftw3");
+		vfw_log("%s %s -> NULL: %s, and there is no real FFTW (lib%s.so.3) to fall back on; flags %s", pb->api,
+			p->desc, why, pb->prec == VFW_SINGLE ? "fftw3f" : "fftw3", flags);
 	}
+	if (have_costs)
+		vfw_costs_release(&costs, ops);
 	if (p->engine == VFW_ENGINE_GPU) {
 		stats.plans_gpu++;
-		stats.plans_gpu_cached += cached;
+		stats.plans_gpu_cached += source == VFW_GPU_LEASED;
 	} else if (p->engine == VFW_ENGINE_CPU) {
 		stats.plans_cpu++;
 	} else {
 		stats.plans_null++;
 	}
-	pthread_mutex_unlock(&planner_mu);
+	vfw_planner_unlock();
 	pthread_mutex_lock(&stats_mu);
 	stats.t_plan += vfw_now() - t0;
 	pthread_mutex_unlock(&stats_mu);
@@ -390,8 +384,11 @@ vfw_plan *vfw_plan_make(const vfw_problem *pb, const vfw_cpu_ops *ops)
 
 void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
 {
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	p->magic = 0;
+	if (!vfw_forked())
+		vfw_history_destroyed(p->key, __atomic_load_n(&p->executes, __ATOMIC_RELAXED), p->engine,
+				      (double)__atomic_load_n(&p->best_ns, __ATOMIC_RELAXED) * 1e-9, p->nthreads);
 	if (p->gpu)
 		vfw_gpu_destroy(p->gpu);
 	if (p->real)
@@ -399,7 +396,7 @@ void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
 	for (int k = 0; k < 2; k++)
 		if (p->fork_real[k])
 			ops->destroy(p->fork_real[k]);
-	pthread_mutex_unlock(&planner_mu);
+	vfw_planner_unlock();
 	free(p->dims);
 	free(p);
 }
@@ -407,7 +404,7 @@ void vfw_plan_destroy(vfw_plan *p, const vfw_cpu_ops *ops)
 void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *out)
 {
 	static int warned;
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	int first = !warned;
 	warned = 1;
 	void *rp = NULL;
@@ -417,9 +414,9 @@ void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *ou
 		pb.flags = (p->flags & FFTW_UNALIGNED) | FFTW_ESTIMATE | FFTW_DESTROY_INPUT;
 		pb.rank = p->rank, pb.dims = p->dims, pb.hrank = p->hrank, pb.hdims = p->hdims;
 		pb.in = in, pb.out = out;
-		rp = ops->plan(&pb, nthreads_of[p->prec]);
+		rp = ops->plan(&pb, vfw_get_nthreads_locked(p->prec));
 	}
-	pthread_mutex_unlock(&planner_mu);
+	vfw_planner_unlock();
 	pthread_mutex_lock(&stats_mu);
 	stats.exec_fallback++;
 	pthread_mutex_unlock(&stats_mu);
@@ -428,25 +425,15 @@ void vfw_plan_gpu_failed(vfw_plan *p, const vfw_cpu_ops *ops, void *in, void *ou
 			rp ? "; computed by FFTW instead (further failures are not reported)" : "; the output is NOT computed");
 	if (rp) {
 		ops->execute_new(rp, p->kind, in, out);
-		pthread_mutex_lock(&planner_mu);
+		vfw_planner_lock();
 		ops->destroy(rp);
-		pthread_mutex_unlock(&planner_mu);
+		vfw_planner_unlock();
 	}
 }
 
 void vfw_cleanup(void)
 {
-	pthread_mutex_lock(&planner_mu);
+	vfw_planner_lock();
 	vfw_gpu_trim();
-	pthread_mutex_unlock(&planner_mu);
-}
-
-/* At exit another thread may still be planning: never wait for it there. */
-int vfw_cleanup_at_exit(void)
-{
-	if (pthread_mutex_trylock(&planner_mu) != 0)
-		return 0;
-	vfw_gpu_trim();
-	pthread_mutex_unlock(&planner_mu);
-	return 1;
+	vfw_planner_unlock();
 }

@@ -12,9 +12,15 @@
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
-void vfw_real_fork_child(void)
+/* A thread that held the lock at fork time does not exist in the child to release it. */
+static void child_handler(void)
 {
 	pthread_mutex_init(&mu, NULL);
+}
+
+__attribute__((constructor)) static void watch_at_load(void)
+{
+	(void)pthread_atfork(NULL, NULL, child_handler);
 }
 
 static void *open_lib(const char *name)

@@ -1,4 +1,6 @@
-/* threshold.c — from which problem size the GPU beats FFTW on this machine.
+/* threshold.c — the legacy rule (VKFFTGO_FFTW_CROSSOVER=legacy): from which problem
+ * size the GPU beats FFTW on this machine, planning and the caller's pattern not
+ * counted (crossover.c and choice.c are the default rule).
  *
  * A GPU transform of host arrays pays for two transfers and a launch; FFTW pays nothing
  * of that, so small problems are faster on the CPU. The crossover is measured once per
@@ -10,89 +12,31 @@
  * per key. VKFFTGO_FFTW_MIN_SIZE overrides it (planner.c); VKFFTGO_FFTW_MEASURE_MAX
  * caps the cube edge measured (default 256), for slow devices. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <vkfftgo.h>
 
 #include "vfw.h"
 
-int vfw_cache_path(const char *file, char *buf, size_t cap)
-{
-	const char *d = getenv("VKFFTGO_CACHE_DIR");
-	char dir[1024];
-	if (d && !strcmp(d, "off"))
-		return 0;
-	if (d && *d) {
-		snprintf(dir, sizeof dir, "%s", d);
-	} else if ((d = getenv("XDG_CACHE_HOME")) && *d) {
-		snprintf(dir, sizeof dir, "%s/vkfftgo", d);
-	} else if ((d = getenv("HOME")) && *d) {
-		snprintf(dir, sizeof dir, "%s/.cache/vkfftgo", d);
-	} else {
-		return 0;
-	}
-	for (char *p = dir + 1; *p; p++) { /* mkdir -p */
-		if (*p == '/') {
-			*p = 0;
-			mkdir(dir, 0755);
-			*p = '/';
-		}
-	}
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-		return 0;
-	return snprintf(buf, cap, "%s/%s", dir, file) < (int)cap;
-}
-
 static int read_cached(const char *path, const char *key, int64_t *thr)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	char v[600], *end;
+	if (!vfw_cache_read(path, key, v, sizeof v))
 		return 0;
-	char line[1024];
-	size_t kl = strlen(key);
-	int found = 0;
-	while (fgets(line, sizeof line, f)) {
-		if (!strncmp(line, key, kl) && line[kl] == '\t') {
-			char *end;
-			long long v = strtoll(line + kl + 1, &end, 10);
-			if (end != line + kl + 1 && v >= 0) {
-				*thr = v;
-				found = 1;
-			}
-		}
-	}
-	fclose(f);
-	return found;
+	long long x = strtoll(v, &end, 10);
+	if (end == v || x < 0)
+		return 0;
+	*thr = x;
+	return 1;
 }
 
-/* Rewrites the file with the key's line replaced, through a temporary file and a
- * rename, so concurrent processes never read half a file. */
 static void write_cached(const char *path, const char *key, int64_t thr, const char *note)
 {
-	char tmp[1100];
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-	FILE *out = fopen(tmp, "w");
-	if (!out)
-		return;
-	FILE *in = fopen(path, "r");
-	size_t kl = strlen(key);
-	if (in) {
-		char line[1024];
-		while (fgets(line, sizeof line, in))
-			if (!(!strncmp(line, key, kl) && line[kl] == '\t'))
-				fputs(line, out);
-		fclose(in);
-	}
-	fprintf(out, "%s\t%" PRId64 "\t%s\n", key, thr, note);
-	if (fclose(out) == 0)
-		rename(tmp, path);
-	else
-		unlink(tmp);
+	char v[600];
+	snprintf(v, sizeof v, "%" PRId64 "\t%s", thr, note);
+	vfw_cache_write(path, key, v);
 }
 
 static const int cube[] = { 16, 32, 64, 128, 256 };
@@ -109,8 +53,8 @@ static int gpu_wins(probe *m, int i)
 {
 	if (!m->known[i]) {
 		int n[3] = { cube[i], cube[i], cube[i] };
-		m->gpu[i] = vfw_gpu_time_c2c(m->ops->prec, 3, n, REPS);
-		m->cpu[i] = m->ops->time_c2c(3, n, m->nthreads, REPS);
+		m->gpu[i] = vfw_gpu_time_c2c(m->ops->prec, 3, n, REPS, NULL, NULL);
+		m->cpu[i] = m->ops->time_c2c(3, n, m->nthreads, REPS, NULL);
 		m->known[i] = 1;
 		m->wins[i] = m->gpu[i] > 0 && m->cpu[i] > 0 && m->gpu[i] < m->cpu[i];
 		vfw_log("threshold: %d^3 c2c: GPU host round trip %.3f ms, FFTW %.3f ms (%d thread%s)", cube[i],
@@ -136,9 +80,6 @@ int64_t vfw_threshold(const vfw_cpu_ops *ops, int nthreads, char *why, size_t ca
 	snprintf(key, sizeof key, "v1 backend=%s device=%s fftw=%s precision=%s nthreads=%d max=%s", vkfftgo_backend_name(),
 		 vfw_gpu_device_name(), ops->version(), prec == VFW_SINGLE ? "single" : "double", nthreads,
 		 edge && *edge ? edge : "256");
-	for (char *p = key; *p; p++)
-		if (*p == '\t' || *p == '\n')
-			*p = ' ';
 	int have_path = vfw_cache_path("fftw3-threshold.txt", path, sizeof path);
 	int64_t thr;
 	if (have_path && read_cached(path, key, &thr)) {

@@ -37,6 +37,9 @@
  * Complex data is interleaved (float re, im) — C99 float complex / std::complex<float>,
  * or the double versions. R2C plans take real data of the plan's shape and produce
  * numpy's rfftn half spectrum: the last axis has shape[rank-1]/2+1 complex elements.
+ * Their inverse is FFTW's c2r (numpy's irfftn) of any half spectrum, Hermitian or not:
+ * the leading axes are inverted as complex data, then each last-axis line counts its
+ * bins 0 and n/2 by their real parts.
  *
  * INSIDE YOUR PROCESS. libvkfftgo.so carries a Go runtime:
  *  - One runtime per process; the library is never unloaded (dlclose does not unload
@@ -365,7 +368,9 @@ vkfftgo_status vkfftgo_buffer_download(vkfftgo_buffer *buffer, void *dst, size_t
  * built on the first such call, as fast as in place), leaving in unchanged.
  * Sizes must be exactly the plan's (see vkfftgo_plan_bytes). The work is only queued:
  * vkfftgo_buffer_download or vkfftgo_device_sync waits for it. An R2C inverse with more
- * than one axis uses in as scratch space. */
+ * than one axis uses in as scratch space; one of a batch of 1-D lines clears the
+ * imaginary parts of in's bins 0 and n/2, which it ignores as FFTW does (any R2C inverse
+ * computes FFTW's c2r of in, Hermitian or not). */
 vkfftgo_status vkfftgo_execute_buffer(vkfftgo_plan *plan, int direction, vkfftgo_buffer *out,
 				      vkfftgo_buffer *in);
 
@@ -393,9 +398,9 @@ vkfftgo_status vkfftgo_host_unregister(vkfftgo_device *device, void *ptr);
  * pinned host buffers on a stream and returns at once; vkfftgo_stream_wait waits for
  * it. The buffers belong to the device until that wait returns: do not read out or
  * write in before. A plan is ordered across streams (a later call on any stream waits
- * for its earlier work). vkfftgo_execute_async runs in C like the other per-call
- * functions and never enters the library's Go runtime; the other calls here do (a few
- * microseconds). The work itself runs on the device. */
+ * for its earlier work). vkfftgo_execute_async and vkfftgo_stream_wait run in C like
+ * the other per-call functions and never enter the library's Go runtime; the other calls
+ * here do (a few microseconds). The work itself runs on the device. */
 typedef struct vkfftgo_stream vkfftgo_stream;
 typedef struct vkfftgo_host_buffer vkfftgo_host_buffer;
 #ifndef VKFFTGO_NO_PROTOTYPES
@@ -440,6 +445,47 @@ vkfftgo_status vkfftgo_pipeline_bytes(vkfftgo_pipeline *pipeline, size_t *bytes)
  * complete; both sizes must be vkfftgo_pipeline_bytes'. */
 vkfftgo_status vkfftgo_pipeline_execute(vkfftgo_pipeline *pipeline, int direction, void *out, size_t out_bytes,
 					const void *in, size_t in_bytes);
+#endif
+
+/* ---- several devices of one host: pools ----
+ * A pool is several devices sharing the work of pool plans: a pool plan splits
+ * desc.batch across the devices as evenly as possible (a device gets no share when batch
+ * is below the number of devices) and each device transforms its share with a plan, queue
+ * and staging of its own, all devices at once; a call returns when every device is done.
+ * Host memory goes in and comes out as for one device's plan of the same descriptor, and
+ * so do the results (bit for bit on devices of one model). A device that fails makes the
+ * call fail with its status and a message naming the device, once the other devices are
+ * done. These calls enter the library's Go runtime (a few microseconds per call). */
+typedef struct vkfftgo_pool vkfftgo_pool;
+typedef struct vkfftgo_pool_plan vkfftgo_pool_plan;
+#ifndef VKFFTGO_NO_PROTOTYPES
+/* Opens the n devices indices lists (ordinals as vkfftgo_device_open takes them, each at
+ * most once) as one pool, in that order; indices NULL with n 0 opens every device. */
+vkfftgo_status vkfftgo_pool_open(const int *indices, int n, vkfftgo_pool **pool);
+/* Closes the pool's plans (their handles become invalid), then its devices. NULL is
+ * allowed and does nothing. */
+vkfftgo_status vkfftgo_pool_close(vkfftgo_pool *pool);
+/* The number of devices in the pool. */
+vkfftgo_status vkfftgo_pool_size(vkfftgo_pool *pool, int *count);
+/* Builds a pool plan of desc: kind VKFFTGO_C2C or VKFFTGO_R2C, batch at least 1, host data
+ * in the plan's precision (no fp16 storage), contiguous (no strides, no real_inplace).
+ * The devices build their plans at once. */
+vkfftgo_status vkfftgo_pool_plan_create(vkfftgo_pool *pool, const vkfftgo_plan_desc *desc,
+					vkfftgo_pool_plan **plan);
+/* Frees the devices' plans. NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_pool_plan_destroy(vkfftgo_pool_plan *plan);
+/* The bytes out and in hold in a transform of direction, as vkfftgo_plan_io_bytes. */
+vkfftgo_status vkfftgo_pool_plan_io_bytes(vkfftgo_pool_plan *plan, int direction, size_t *out_bytes,
+					  size_t *in_bytes);
+/* How many transforms of the batch each device of the pool runs: batches[k] for the
+ * pool's device k (0 for a device without a share); count must be vkfftgo_pool_size's. */
+vkfftgo_status vkfftgo_pool_plan_batches(vkfftgo_pool_plan *plan, int64_t *batches, int count);
+/* Host transform of in into out, checked as vkfftgo_execute: direction VKFFTGO_FORWARD or
+ * VKFFTGO_INVERSE, both sizes exactly vkfftgo_pool_plan_io_bytes' (else
+ * VKFFTGO_ERROR_WRONG_SIZE, before anything is read or written); out may equal in for
+ * C2C. Returns when every device is done. */
+vkfftgo_status vkfftgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void *out, size_t out_bytes,
+				    const void *in, size_t in_bytes);
 #endif
 
 /* ---- the plan cache: plans leased by descriptor ----
@@ -505,6 +551,12 @@ vkfftgo_status vkfftgo_kernel_cache_set_max_bytes(int64_t bytes);
 vkfftgo_status vkfftgo_kernel_cache_get_stats(vkfftgo_kernel_cache_stats *stats);
 /* Removes every entry; *removed (may be NULL) gets how many. */
 vkfftgo_status vkfftgo_kernel_cache_clear(int64_t *removed);
+/* Whether a plan of desc on device (vkfftgo_plan_create, vkfftgo_plan_acquire) would
+ * now be built from the disk cache, in milliseconds, rather than compiled (about a
+ * second): *cached = 1 if an entry for its kernels is saved, with the tuning the plan
+ * would use; 0 if building it would compile (no entry, the disk cache off, or a tuning
+ * still to be measured). Nothing is built. Since 0.2. */
+vkfftgo_status vkfftgo_kernel_cache_contains(vkfftgo_device *device, const vkfftgo_plan_desc *desc, int *cached);
 #endif
 
 /* ---- convolution and correlation (VkFFT's fused kernel multiplication) ----
@@ -549,6 +601,8 @@ typedef struct vkfftgo_convolution_desc {
  * scale and an optional window (n floats, copied), power summed over the batch and over
  * calls into n bins (n/2+1 for real input) until reset. */
 typedef struct vkfftgo_spectrometer vkfftgo_spectrometer;
+/* sample formats: one per row of the Go binding's table (vkfft/sampleformat.go), of the
+ * same value, which its tests check against this enum */
 enum {
 	VKFFTGO_COMPLEX_INT8 = 1,    /* int8 re, im */
 	VKFFTGO_COMPLEX_INT16 = 2,   /* int16 re, im */

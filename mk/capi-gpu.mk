@@ -2,7 +2,7 @@
 # tests/capi and the per-call / registered-memory benchmark (tests/gpu/capibench.c).
 #   make cuda-build-check   also builds and links these (no GPU needed)
 #   make gpu-bundle         puts them into $(GPU_BUNDLE)/capi/; tests/gpu/steps/capi.sh runs them
-CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg parity oop fork
+CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg parity oop fork c2r fuse
 
 # capi_gpu_build OUT CFLAGS LDFLAGS: the cuda library into $(BUILD)/capi-cuda, then the
 # programs into OUT (finding the library in OUT/lib, where it is copied)
@@ -24,8 +24,8 @@ define capi_gpu_build
 endef
 
 .PHONY: cuda-capi-check gpu-bundle-capi
-cuda-capi-check: vendor cuda-sdk ## the cuda C library and its C programs, against Debian's CUDA 12.4
+cuda-capi-check: setup cuda-sdk ## the cuda C library and its C programs, against Debian's CUDA 12.4
 	$(call capi_gpu_build,$(BUILD)/cuda/capi,$(SDK_CFLAGS),$(SDK_LDFLAGS))
 
-gpu-bundle-capi: vendor $(CUDA_DEPS) ## the C API's part of the GPU bundle
+gpu-bundle-capi: setup $(CUDA_DEPS) ## the C API's part of the GPU bundle
 	$(call capi_gpu_build,$(GPU_BUNDLE)/capi,$(CUDA_CFLAGS),$(CUDA_LDFLAGS))

@@ -1,4 +1,4 @@
-# vkfft check -quick (issue 12): the accuracy sweep over every size class, each R2R kind,
+# vkfft check -quick: the accuracy sweep over every size class, each R2R kind,
 # both precisions and every storage mode, on the default device (PoCL without a GPU);
 # part of make test. Results: $(BUILD)/check-quick.{jsonl,html}. `vkfft check -full`
 # is the GPU sweep (tests/gpu/steps/check.sh).

@@ -1,7 +1,11 @@
 # mk/cuda.mk — the cuda backend's build check, GPU bundle and GPU test run.
 #
 #   make cuda-sdk           unpack Debian's nvidia-cuda-dev 12.4 headers + stubs (no toolkit needed)
-#   make cuda-build-check   build the cuda-tagged packages and link their test binaries (CI, no GPU)
+#   make cuda-build-check   build the cuda-tagged packages and link their test binaries (CI, no GPU),
+#                           then cuda-kernel-check
+#   make cuda-kernel-check  compile the CUDA text of the companion kernels and fused rewrites of
+#                           every sample format with Debian's NVRTC 12.4 (no GPU; needs the
+#                           OpenCL test device that writes them)
 #   make gpu-bundle         test binaries (a -race one too) + benchmark + raw VkFFT C baseline in .gpu/
 #                           (+ the cuda C library and its C programs: mk/capi-gpu.mk);
 #                           NVRTC_DEBS=1 adds Debian's NVRTC 12.4 for GPU machines without an NVRTC
@@ -28,11 +32,16 @@ CUDA_CFLAGS ?= $(SDK_CFLAGS)
 CUDA_LDFLAGS ?= $(SDK_LDFLAGS)
 CUDA_DEPS ?= cuda-sdk
 endif
+# make lib BACKEND=cuda alone: the headers first (prerequisites are expanded as rules are
+# read, and mk/capi.mk's lib rule is read before CUDA_DEPS exists)
+ifeq ($(BACKEND),cuda)
+lib: $(CUDA_DEPS)
+endif
 CUDA_PKGS := ./vkfft/ ./internal/... ./cuinterop/ ./tests/gpu/bench/
 # the cuda backend's loader and the engine's contract, for the C baselines built beside the binding
 CUDA_INCLUDES := -Iinternal/engine -Iinternal/backend/cuda
 
-.PHONY: cuda-sdk cuda-build-check gpu-bundle test-cuda
+.PHONY: cuda-sdk cuda-build-check cuda-kernel-check gpu-bundle test-cuda
 
 cuda-sdk: ## unpack Debian's CUDA 12.4 headers, link stubs and static runtime into $(CUDA_SDK)
 	@scripts/cuda-sdk.sh $(CUDA_SDK)
@@ -51,13 +60,26 @@ define cuda_build
 	rm -f $(1)/vkg_cuda_load.o && strip $(1)/rawbench
 endef
 
-cuda-build-check: vendor cuda-sdk ## compile and link everything cuda-tagged against Debian's CUDA 12.4 (no GPU needed)
+cuda-build-check: setup cuda-sdk ## compile and link everything cuda-tagged against Debian's CUDA 12.4 (no GPU needed)
 	@mkdir -p $(BUILD)/cuda
 	$(call cuda_build,$(BUILD)/cuda,$(SDK_CFLAGS),$(SDK_LDFLAGS))
 	$(MAKE) --no-print-directory cuda-capi-check
+	$(MAKE) --no-print-directory cuda-kernel-check
 	@echo "cuda-build-check: ok ($$(ls $(BUILD)/cuda | tr '\n' ' '))"
 
-gpu-bundle: vendor $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
+# The texts are what an H200 (sm_90) gets; the tests write them (VKFFTGO_REWRITE_OUT)
+NVRTC_DIR := $(BUILD)/nvrtc
+cuda-kernel-check: setup cuda-sdk ## compile every sample format's CUDA kernel texts with NVRTC 12.4 (no GPU needed)
+	rm -rf $(NVRTC_DIR) && mkdir -p $(NVRTC_DIR)/root $(NVRTC_DIR)/src
+	for d in $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb; do \
+	  dpkg-deb -x $$d $(NVRTC_DIR)/root || exit 1; done
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror $(SDK_CFLAGS) tests/nvrtc/check.c -ldl -o $(NVRTC_DIR)/check
+	VKFFTGO_REWRITE_OUT=$(abspath $(NVRTC_DIR)/src) $(GO) test -count=1 ./vkfft/ \
+	  -run '^(TestStageKernelsBuildForEveryFormat|TestFuseRewriteVkFFTKernels)$$'
+	LD_LIBRARY_PATH=$(abspath $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu) \
+	  $(NVRTC_DIR)/check $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu/libnvrtc.so.12 sm_90 $(NVRTC_DIR)/src/*.cu
+
+gpu-bundle: setup $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 	@scripts/cuda-sdk.sh $(CUDA_SDK) # also fetches the libnvrtc .debs
 	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/src $(BUILD)
 	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))

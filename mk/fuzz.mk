@@ -1,4 +1,4 @@
-# Fuzz targets (issue 13): `make test` runs each for FUZZTIME (Makefile's fuzz target,
+# Fuzz targets: `make test` runs each for FUZZTIME (Makefile's fuzz target,
 # called by test-go). go test -fuzz takes one target per run, so each PACKAGE:TARGET
 # entry is a run of its own; add yours with
 #   FUZZ_TARGETS += ./pkg/:FuzzName

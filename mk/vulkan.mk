@@ -1,5 +1,5 @@
 # mk/vulkan.mk — the vulkan backend: set-up, tests on Mesa's llvmpipe, and its part of the
-# GPU bundle (issue 14). Included by the Makefile.
+# GPU bundle. Included by the Makefile.
 #   make setup BACKEND=vulkan   Mesa's Vulkan drivers, the loader and headers, glslang (scripts/setup-vulkan.sh)
 #   make lib BACKEND=vulkan     libvkfftgo.so of the vulkan backend
 #   make test-vulkan            (part of make test) the vkfft tests under -tags vulkan on llvmpipe,

@@ -9,6 +9,8 @@
 #                   built on it; the ITK libraries itk_fft needs (ldd) and FFTW's
 #                   libraries, stripped
 #   compat/         bookworm's libstdc++ (used only if the host's is older)
+#   verify-problems.txt, decisions.awk  the verifier's problems; the check that each
+#                   logged engine choice is the cheaper of its logged costs
 # Needs ITK and FFTW installed (make setup ITK=1) and CUDA_PREFIX from
 # `make lib BACKEND=cuda BUILD=CUDA_PREFIX`; mk/fftw3.mk's gpu-bundle-fftw3 does both.
 set -euo pipefail
@@ -35,7 +37,7 @@ VFW_VERIFY_DIR="$stage/verify" VFW_VERIFY_BUILD_ONLY=1 VFW_BENCH_RPATH='$ORIGIN/
   "$root/tests/fftw3/verify.sh" "$cuda" >/dev/null
 cp "$stage/verify/bench-single" "$stage/verify/bench-double" "$stage/bin/"
 rm -rf "$stage/verify"
-cp "$root/tests/fftw3/verify-problems.txt" "$stage/"
+cp "$root/tests/fftw3/verify-problems.txt" "$root/tests/fftw3/decisions.awk" "$stage/"
 strip "$stage"/bin/*
 
 # libvkfftgo (cuda) and libvkfftgo_fftw3 built against it

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need on Debian/Ubuntu, idempotently.
+# Installs what the build and the tests need on Debian/Ubuntu, idempotently. The real
+# FFTW's run-time libraries (libfftw3f.so.3, libfftw3.so.3 and their _threads) are what
+# libvkfftgo_fftw3 falls back to for small problems and r2r kinds: without them those
+# plans are NULL (scripts/setup-fftw3.sh adds fftw3.h and the test programs' needs).
 set -euo pipefail
-pkgs=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo pkg-config cmake gcc g++ make dpkg-dev)
+pkgs=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo pkg-config cmake gcc g++ make dpkg-dev
+  libfftw3-single3 libfftw3-double3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

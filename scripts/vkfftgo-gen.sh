@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vkfftgo-gen.sh BACKEND PREFIX [LIBRARY]
-# The one place that maps a backend name to VkFFT's VKFFT_BACKEND number and writes it
-# into every consumer-facing file: PREFIX/include/vkfftgo_config.h,
+# Maps a backend name to VkFFT's VKFFT_BACKEND number — read from the backend's own table
+# (internal/backend/NAME/backend.c, ".id = N"), so a new backend needs no edit here — and
+# writes it into every consumer-facing file: PREFIX/include/vkfftgo_config.h,
 # PREFIX/lib/pkgconfig/vkfftgo.pc and PREFIX/lib/cmake/VkFFTGo/VkFFTGo{Config,ConfigVersion}.cmake.
 # With LIBRARY, it first checks that the built library really is of that backend (it
 # exports vkfftgo_library_backend_is_BACKEND). Used by mk/capi.mk and CMakeLists.txt.
@@ -10,12 +11,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 backend=${1:?usage: vkfftgo-gen.sh BACKEND PREFIX [LIBRARY]}
 prefix=${2:?usage: vkfftgo-gen.sh BACKEND PREFIX [LIBRARY]}
 lib=${3:-}
-case "$backend" in
-  vulkan) num=0 ;;
-  cuda) num=1 ;;
-  opencl) num=3 ;;
-  *) echo "vkfftgo-gen: unknown backend '$backend' (opencl, cuda, vulkan)" >&2; exit 2 ;;
-esac
+table="$root/internal/backend/$backend/backend.c"
+num=$(sed -n 's/^[[:space:]]*\.id = \([0-9]*\),$/\1/p' "$table" 2>/dev/null || true)
+if [ -z "$num" ]; then
+  known=$(cd "$root/internal/backend" && ls -d */ | tr -d / | tr '\n' ' ')
+  echo "vkfftgo-gen: unknown backend '$backend' (${known% })" >&2
+  exit 2
+fi
 ver() { sed -n "s/^#define VKFFTGO_LIB_VERSION_$1 \([0-9]*\)$/\1/p" "$root/capi/version.h"; }
 major=$(ver MAJOR) minor=$(ver MINOR) patch=$(ver PATCH)
 version="$major.$minor.$patch"

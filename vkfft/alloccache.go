@@ -1,9 +1,16 @@
 package vkfft
 
 import (
+	"errors"
+	"fmt"
 	"math/bits"
 	"sync"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
+
+// Device memory: every plan and buffer allocates through the device's AllocCache
+// (alloc and free below), which keeps released memory for reuse.
 
 // AllocCache keeps device memory that plans and buffers released, in size buckets, and
 // hands it to later plans and buffers of the same bucket. Allocating and freeing device
@@ -155,4 +162,60 @@ func (c *AllocCache) shrinkLocked(limit int64) []cachedAlloc {
 		out = append(out, e)
 	}
 	return out
+}
+
+// bucketFor is the size actually allocated for a request of n bytes: the allocation
+// cache's bucket, unless rounding up would pass the device's largest allocation.
+func (d *Device) bucketFor(n int64) int64 {
+	b := bucketSize(n)
+	if d.info.MaxAllocation != 0 && uint64(b) > d.info.MaxAllocation {
+		return n
+	}
+	return b
+}
+
+// alloc returns device memory of at least bytes, from the allocation cache when it
+// can; the caller holds d.mu shared. Out of memory, it frees the cache and tries again.
+func (d *Device) alloc(bytes int64) (uint64, error) {
+	if d.info.MaxAllocation != 0 && uint64(bytes) > d.info.MaxAllocation {
+		return 0, fmt.Errorf("%w: %d bytes in one buffer; %s allows at most %d", ErrTooLarge, bytes,
+			d.info.Name, d.info.MaxAllocation)
+	}
+	b := d.bucketFor(bytes)
+	m := d.cache.take(b)
+	if m == 0 {
+		var err error
+		m, err = engine.MemAlloc(d.h, b)
+		if errors.Is(err, ErrOutOfMemory) {
+			d.cache.trim()
+			m, err = engine.MemAlloc(d.h, b)
+		}
+		if err != nil {
+			return 0, err
+		}
+		d.allocs.Add(1)
+	}
+	d.liveAllocs.Add(1)
+	d.liveBytes.Add(b)
+	return m, nil
+}
+
+// free gives memory from alloc back to the cache (or the device, past the cache's
+// limit); the caller holds d.mu (either way).
+func (d *Device) free(m uint64, bytes int64) {
+	if m == 0 {
+		return
+	}
+	b := d.bucketFor(bytes)
+	d.liveAllocs.Add(-1)
+	d.liveBytes.Add(-b)
+	d.freeNow(d.cache.put(m, b))
+}
+
+// freeNow returns allocations to the device; the caller holds d.mu.
+func (d *Device) freeNow(list []cachedAlloc) {
+	for _, e := range list {
+		engine.MemFree(d.h, e.m)
+		d.frees.Add(1)
+	}
 }

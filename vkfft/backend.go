@@ -52,5 +52,5 @@ func vkfftVersion() int {
 	if compiledBackend == NoBackend {
 		return VkFFTVersion
 	}
-	return engine.VkFFTVersion()
+	return engine.CompiledVkFFTVersion()
 }

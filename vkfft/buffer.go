@@ -68,6 +68,16 @@ func (b *Buffer[T]) Download(dst []T) error {
 	return b.b.copy(false, unsafe.Pointer(&dst[0]))
 }
 
+// CopyFrom queues a copy of src, a buffer of the same device and length, into b on the
+// device's queue, after the work queued before it; Download or Device.Sync waits for
+// it. A copy of b into itself does nothing.
+func (b *Buffer[T]) CopyFrom(src *Buffer[T]) error {
+	if err := checkBuffer("copy", "src", src, b.b.n); err != nil {
+		return err
+	}
+	return b.b.copyFrom(&src.b)
+}
+
 // Close frees the device memory. It is idempotent.
 func (b *Buffer[T]) Close() error {
 	b.b.dev.closeResource(&b.b)
@@ -94,6 +104,35 @@ func (b *buffer) copy(up bool, host unsafe.Pointer) error {
 		err = engine.MemDownload(b.dev.h, b.st, host, b.m, b.bytes)
 	}
 	if err != nil {
+		return opError(op, err)
+	}
+	return nil
+}
+
+// copyFrom queues the device-to-device copy of src into b (of equal size).
+func (b *buffer) copyFrom(src *buffer) error {
+	const op = "copy"
+	if src.dev != b.dev {
+		return opError(op, ErrWrongDevice)
+	}
+	// two calls may name the same two buffers the other way round: lock in address order
+	first, second := b, src
+	if uintptr(unsafe.Pointer(src)) < uintptr(unsafe.Pointer(b)) {
+		first, second = src, b
+	}
+	first.mu.RLock()
+	defer first.mu.RUnlock()
+	if second != first {
+		second.mu.RLock()
+		defer second.mu.RUnlock()
+	}
+	if b.m == 0 || src.m == 0 {
+		return closedError(op, "buffer")
+	}
+	if b == src {
+		return nil
+	}
+	if err := engine.MemCopy(b.dev.h, b.st, b.m, src.m, b.bytes); err != nil {
 		return opError(op, err)
 	}
 	return nil

@@ -77,3 +77,49 @@ func toF64[R Real](x []R) []float64 {
 	}
 	return out
 }
+
+// CopyFrom copies device memory on the device's queue, in order with transforms; it
+// refuses buffers of another length or device, nil and closed ones.
+func TestBufferCopyFrom(t *testing.T) {
+	const n = 4096
+	x := make([]complex64, n)
+	for i := range x {
+		x[i] = complex(float32(i), -float32(i))
+	}
+	a, err := NewBuffer[complex64](testDev, n)
+	require.NoError(t, err)
+	defer a.Close()
+	b, err := NewBuffer[complex64](testDev, n)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, a.Upload(x))
+	require.NoError(t, b.CopyFrom(a))
+	p, err := NewPlan[complex64](testDev, Config{Shape: []int{n}})
+	require.NoError(t, err)
+	defer p.Close()
+	require.NoError(t, p.ForwardBuffer(a, a)) // queued after the copy: b keeps x
+	got := make([]complex64, n)
+	require.NoError(t, b.Download(got))
+	require.Equal(t, x, got)
+	require.NoError(t, b.CopyFrom(b), "a copy into itself")
+	require.NoError(t, b.Download(got))
+	require.Equal(t, x, got)
+
+	short, err := NewBuffer[complex64](testDev, n-1)
+	require.NoError(t, err)
+	defer short.Close()
+	require.ErrorIs(t, b.CopyFrom(short), ErrLength)
+	require.ErrorIs(t, b.CopyFrom(nil), ErrNilBuffer)
+	other, err := Open(0)
+	require.NoError(t, err)
+	defer other.Close()
+	far, err := NewBuffer[complex64](other, n)
+	require.NoError(t, err)
+	require.ErrorIs(t, b.CopyFrom(far), ErrWrongDevice)
+	require.NoError(t, far.Close())
+	closed, err := NewBuffer[complex64](testDev, n)
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	require.ErrorIs(t, b.CopyFrom(closed), ErrClosed)
+	require.ErrorIs(t, closed.CopyFrom(b), ErrClosed)
+}

@@ -38,10 +38,23 @@ type BytePlan struct {
 // NewBytePlan builds a plan of kind k on d; cfg.Shape is the shape of the complex data,
 // or for a real plan of the real data.
 func NewBytePlan(d *Device, cfg Config, k ByteKind) (*BytePlan, error) {
+	l, err := byteLayout(cfg, k)
+	if err != nil {
+		return nil, opError("new plan", err)
+	}
+	p, err := newPlan(d, l)
+	if err != nil {
+		return nil, err
+	}
+	return &BytePlan{p: p, kind: k}, nil
+}
+
+// byteLayout checks cfg for a BytePlan of kind k and returns its layout.
+func byteLayout(cfg Config, k ByteKind) (layout, error) {
 	kd, complexSize := kindC2C, uintptr(8)
 	switch {
 	case k.Real && k.R2R != 0:
-		return nil, opError("new plan", fmt.Errorf("%w: ByteKind sets both Real and R2R (%v)", ErrInvalidArgument, k.R2R))
+		return layout{}, fmt.Errorf("%w: ByteKind sets both Real and R2R (%v)", ErrInvalidArgument, k.R2R)
 	case k.Real:
 		kd = kindR2C
 	case k.R2R != 0:
@@ -50,15 +63,7 @@ func NewBytePlan(d *Device, cfg Config, k ByteKind) (*BytePlan, error) {
 	if k.Double {
 		complexSize = 16
 	}
-	l, err := validateKind(cfg, kd, complexSize, k.R2R)
-	if err != nil {
-		return nil, opError("new plan", err)
-	}
-	p, err := newPlan(d, l, planOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return &BytePlan{p: p, kind: k}, nil
+	return validateKind(cfg, kd, complexSize, k.R2R)
 }
 
 // Kind is the plan's kind and precision.
@@ -195,7 +200,8 @@ func checkBytes(op, name string, isNil bool, got, want int64) error {
 func (p *BytePlan) ForwardBuffer(dst, src *ByteBuffer) error { return p.runBuffers(false, dst, src) }
 
 // InverseBuffer is the inverse of ForwardBuffer. For a real plan of more than one axis
-// VkFFT uses src as scratch space: its contents are undefined afterwards.
+// VkFFT uses src as scratch space: its contents are undefined afterwards (a batch of
+// 1-D lines only loses the imaginary parts of bins 0 and n/2; see RealPlan.InverseBuffer).
 func (p *BytePlan) InverseBuffer(dst, src *ByteBuffer) error { return p.runBuffers(true, dst, src) }
 
 func (p *BytePlan) runBuffers(inverse bool, dst, src *ByteBuffer) error {
@@ -318,4 +324,29 @@ func (b *ByteBuffer) Download(dst []byte) error {
 func (b *ByteBuffer) Close() error {
 	b.b.dev.closeResource(&b.b)
 	return nil
+}
+
+// ForwardAsync queues the forward transform of src into dst, pinned host buffers of
+// exactly the sizes ForwardBytes says, on s and returns at once; s.Wait() waits for the
+// result. See Stream for when the buffers may be touched again.
+func (p *BytePlan) ForwardAsync(s *Stream, dst, src *HostBuffer[byte]) error {
+	return p.runAsync(s, false, dst, src)
+}
+
+// InverseAsync is the asynchronous Inverse.
+func (p *BytePlan) InverseAsync(s *Stream, dst, src *HostBuffer[byte]) error {
+	return p.runAsync(s, true, dst, src)
+}
+
+func (p *BytePlan) runAsync(s *Stream, inverse bool, dst, src *HostBuffer[byte]) error {
+	op := direction(inverse) + " async"
+	if dst == nil || src == nil {
+		return opError(op, fmt.Errorf("%w: host buffer", ErrNilBuffer))
+	}
+	l := &p.p.l
+	if err := l.asyncable(op); err != nil {
+		return err
+	}
+	dstBytes, srcBytes := l.ioBytes(inverse)
+	return p.p.runAsync(s, inverse, &dst.b, &src.b, int(dstBytes), int(srcBytes), dstBytes, srcBytes)
 }

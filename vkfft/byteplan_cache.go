@@ -2,10 +2,8 @@ package vkfft
 
 // BytePlans from a device's plan cache, for bindings (the C API's vkfftgo_plan_acquire)
 // that hold plans by kind and precision rather than by Go type. They share the cache's
-// limits and statistics with CachedPlan and CachedRealPlan, under keys of their own.
-
-// byteKeyOffset sets BytePlan keys apart from the typed plans' (their kinds are small).
-const byteKeyOffset = 16
+// limits and statistics with CachedPlan and CachedRealPlan, under keys of their own
+// (bytePlanEntry).
 
 // BytePlanLease is a BytePlan leased from a device's plan cache, with the semantics of
 // PlanLease: exclusive until Release, released exactly once.
@@ -27,13 +25,13 @@ func CachedBytePlan(d *Device, cfg Config, k ByteKind) (BytePlanLease, error) {
 	if k.Double {
 		complexSize = 16
 	}
-	key, ok := keyOf(cfg, kd, complexSize)
+	var buf planKeyBuf
+	key, ok := planCacheKey(buf[:], bytePlanEntry, &cfg, kd, k.R2R, complexSize == 16)
 	if !ok || k.R2R < 0 || k.R2R > DST4 || (k.Real && k.R2R != 0) {
 		_, err := NewBytePlan(d, cfg, k) // reports what is wrong
 		return BytePlanLease{}, err
 	}
-	key.kind = byteKeyOffset + int8(kd)*byteKeyOffset + int8(k.R2R)
-	e, err := cachedGet(d, key, &cfg, func() (any, *plan, error) {
+	e, err := cachedGet(d, key.bytes(), func() (any, *plan, error) {
 		p, err := NewBytePlan(d, cfg, k)
 		if err != nil {
 			return nil, nil, err

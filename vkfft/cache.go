@@ -19,54 +19,16 @@ import (
 // DefaultPlanCacheMaxPlans is the number of plans a device's cache keeps by default.
 const DefaultPlanCacheMaxPlans = 16
 
-// planKey is the full identity of a plan on one device: a comparable, fixed-size value,
-// so a lookup builds no string and allocates nothing. It is kept at most 128 bytes:
-// larger map keys are stored out of line, and every insertion would allocate.
-type planKey struct {
-	shape  [maxRank]int
-	batch  int
-	tuning [13]int32     // Tuning, packed (tuningKey)
-	lay    layoutKeyPart // axes, strides, storage, in-place (layout.go)
-	rank   int8
-	kind   int8
-	norm   int8
-	lut    int8
-	tune   int8
-	double bool
-}
-
-// tuningKey packs a Tuning into the plan key; validate bounds every field well within
-// int32, so distinct tunings give distinct keys.
-func tuningKey(t Tuning) [13]int32 {
-	return [13]int32{int32(t.CoalescedMemory), int32(t.AimThreads), int32(t.RegisterBoost),
-		int32(t.RegisterBoost4Step), int32(t.GroupedBatch[0]), int32(t.GroupedBatch[1]),
-		int32(t.GroupedBatch[2]), int32(t.GroupedBatch[3]), int32(t.BandwidthBoost),
-		int32(t.SwapTo3Stage4Step), int32(t.SharedMemory), int32(t.BluesteinSize), int32(t.LUT)}
-}
-
-// keyOf builds the key of cfg, or reports false when cfg cannot be valid (its rank, or
-// a field out of the key's range), leaving the error message to validate.
-func keyOf(cfg Config, k kind, complexSize uintptr) (planKey, bool) {
-	key := planKey{kind: int8(k), double: complexSize == 16, rank: int8(len(cfg.Shape)), batch: cfg.Batch,
-		norm: int8(cfg.Norm), lut: int8(cfg.LUT), tuning: tuningKey(cfg.Tuning), tune: int8(cfg.Tune)}
-	if len(cfg.Shape) < 1 || len(cfg.Shape) > maxRank || cfg.Tuning.check(len(cfg.Shape)) != nil ||
-		int(key.norm) != int(cfg.Norm) || int(key.lut) != int(cfg.LUT) || int(key.tune) != int(cfg.Tune) {
-		return key, false
-	}
-	copy(key.shape[:], cfg.Shape)
-	if key.batch == 0 {
-		key.batch = 1
-	}
-	var ok bool
-	key.lay, ok = layoutKeyOf(cfg)
-	return key, ok
-}
+// planKeyBuf is the stack buffer a lookup writes its key into (planCacheKey): room
+// for a plan of four axes with strides and a full Tuning, so that only unusual keys
+// spill to the heap.
+type planKeyBuf [512]byte
 
 // cacheEntry is one cached plan.
 type cacheEntry struct {
-	key   planKey
-	plan  any   // *Plan[T] or *RealPlan[R, C]
-	inner *plan // its untyped part
+	key   string // planCacheKey
+	plan  any    // *Plan[T] or *RealPlan[R, C]
+	inner *plan  // its untyped part
 	bytes int64
 	cache *PlanCache
 
@@ -95,8 +57,8 @@ type PlanCacheStats struct {
 type PlanCache struct {
 	dev      *Device
 	mu       sync.Mutex
-	idle     map[planKey]*cacheEntry // head of each key's idle list
-	lru      cacheEntry              // sentinel of the idle LRU list
+	idle     map[string]*cacheEntry // head of each key's idle list
+	lru      cacheEntry             // sentinel of the idle LRU list
 	plans    int
 	leased   int
 	bytes    int64
@@ -113,7 +75,7 @@ func (d *Device) PlanCache() *PlanCache {
 	if c := d.pcache.Load(); c != nil {
 		return c
 	}
-	c := &PlanCache{dev: d, idle: make(map[planKey]*cacheEntry), maxPlans: DefaultPlanCacheMaxPlans}
+	c := &PlanCache{dev: d, idle: make(map[string]*cacheEntry), maxPlans: DefaultPlanCacheMaxPlans}
 	c.lru.lprev, c.lru.lnext = &c.lru, &c.lru
 	if d.pcache.CompareAndSwap(nil, c) {
 		return c
@@ -160,9 +122,9 @@ func (c *PlanCache) Stats() PlanCacheStats {
 }
 
 // acquire leases an idle plan of key, or returns nil (a miss, counted).
-func (c *PlanCache) acquire(key planKey) *cacheEntry {
+func (c *PlanCache) acquire(key []byte) *cacheEntry {
 	c.mu.Lock()
-	e := c.idle[key]
+	e := c.idle[string(key)]
 	if e == nil {
 		c.misses++
 		c.mu.Unlock()
@@ -177,8 +139,8 @@ func (c *PlanCache) acquire(key planKey) *cacheEntry {
 }
 
 // insert adds a freshly built plan, leased to the caller.
-func (c *PlanCache) insert(key planKey, typed any, inner *plan) *cacheEntry {
-	e := &cacheEntry{key: key, plan: typed, inner: inner, cache: c, leased: true,
+func (c *PlanCache) insert(key []byte, typed any, inner *plan) *cacheEntry {
+	e := &cacheEntry{key: string(key), plan: typed, inner: inner, cache: c, leased: true,
 		bytes: inner.l.bufBytes + inner.l.realBytes + inner.l.fullBytes()}
 	c.mu.Lock()
 	e.clearGen = c.clearGen
@@ -313,9 +275,9 @@ func (l lease) Release() {
 	}
 }
 
-// cachedGet is the shared part of CachedPlan and CachedRealPlan: it returns a leased
-// entry of key, building the plan with build on a miss.
-func cachedGet(d *Device, key planKey, cfg *Config, build func() (any, *plan, error)) (*cacheEntry, error) {
+// cachedGet is the shared part of CachedPlan, CachedRealPlan and CachedBytePlan: it
+// returns a leased entry of key, building the plan with build on a miss.
+func cachedGet(d *Device, key []byte, build func() (any, *plan, error)) (*cacheEntry, error) {
 	if d == nil {
 		return nil, opError("cached plan", fmt.Errorf("%w: nil device", ErrInvalidArgument))
 	}
@@ -328,12 +290,8 @@ func cachedGet(d *Device, key planKey, cfg *Config, build func() (any, *plan, er
 		if e == nil {
 			break
 		}
-		if !e.inner.closed() && e.inner.sameStridesAs(cfg) {
+		if !e.inner.closed() {
 			return e, nil
-		}
-		if !e.inner.closed() { // a stride-hash collision: leave it for its own config
-			c.release(e, e.gen.Load())
-			break
 		}
 		// closed under the cache (device closed, or the holder closed the plan): drop it
 		c.release(e, e.gen.Load())
@@ -344,6 +302,10 @@ func cachedGet(d *Device, key planKey, cfg *Config, build func() (any, *plan, er
 	}
 	return c.insert(key, typed, inner), nil
 }
+
+// The lease types' forwarding methods (every method of the plan they hold) are
+// generated into lease_methods.go by leasegen; a test fails when that file is stale.
+//go:generate go run ./internal/leasegen
 
 // PlanLease is a complex-to-complex plan leased from a device's plan cache: its holder
 // owns it exclusively until Release. It is a small value: copy it freely, but release
@@ -356,12 +318,13 @@ type PlanLease[T Complex] struct {
 // CachedPlan leases a plan for cfg from d's plan cache, building it (through the disk
 // kernel cache) when no idle one is cached. A hit allocates nothing.
 func CachedPlan[T Complex](d *Device, cfg Config) (PlanLease[T], error) {
-	key, ok := keyOf(cfg, kindC2C, sizeOf[T]())
+	var buf planKeyBuf
+	key, ok := planCacheKey(buf[:], planEntry, &cfg, kindC2C, 0, sizeOf[T]() == 16)
 	if !ok {
 		_, err := NewPlan[T](d, cfg) // reports the invalid shape
 		return PlanLease[T]{}, err
 	}
-	e, err := cachedGet(d, key, &cfg, func() (any, *plan, error) {
+	e, err := cachedGet(d, key.bytes(), func() (any, *plan, error) {
 		p, err := NewPlan[T](d, cfg)
 		if err != nil {
 			return nil, nil, err
@@ -387,46 +350,6 @@ func (l PlanLease[T]) Plan() *Plan[T] {
 	return l.p
 }
 
-// Len is the number of elements Forward and Inverse take; 0 once released.
-func (l PlanLease[T]) Len() int {
-	if l.check("len") != nil {
-		return 0
-	}
-	return l.p.Len()
-}
-
-// Forward is Plan.Forward on the leased plan.
-func (l PlanLease[T]) Forward(dst, src []T) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.Forward(dst, src)
-}
-
-// Inverse is Plan.Inverse on the leased plan.
-func (l PlanLease[T]) Inverse(dst, src []T) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.Inverse(dst, src)
-}
-
-// ForwardBuffer is Plan.ForwardBuffer on the leased plan.
-func (l PlanLease[T]) ForwardBuffer(dst, src *Buffer[T]) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.ForwardBuffer(dst, src)
-}
-
-// InverseBuffer is Plan.InverseBuffer on the leased plan.
-func (l PlanLease[T]) InverseBuffer(dst, src *Buffer[T]) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.InverseBuffer(dst, src)
-}
-
 // RealPlanLease is a real-to-complex plan leased from a device's plan cache, with the
 // semantics of PlanLease.
 type RealPlanLease[R Real, C Complex] struct {
@@ -437,12 +360,13 @@ type RealPlanLease[R Real, C Complex] struct {
 // CachedRealPlan leases a real-to-complex plan for cfg from d's plan cache, building it
 // when no idle one is cached. A hit allocates nothing.
 func CachedRealPlan[R Real, C Complex](d *Device, cfg Config) (RealPlanLease[R, C], error) {
-	key, ok := keyOf(cfg, kindR2C, sizeOf[C]())
+	var buf planKeyBuf
+	key, ok := planCacheKey(buf[:], planEntry, &cfg, kindR2C, 0, sizeOf[C]() == 16)
 	if !ok || 2*sizeOf[R]() != sizeOf[C]() {
 		_, err := NewRealPlan[R, C](d, cfg) // reports the invalid shape or precision
 		return RealPlanLease[R, C]{}, err
 	}
-	e, err := cachedGet(d, key, &cfg, func() (any, *plan, error) {
+	e, err := cachedGet(d, key.bytes(), func() (any, *plan, error) {
 		p, err := NewRealPlan[R, C](d, cfg)
 		if err != nil {
 			return nil, nil, err
@@ -465,36 +389,4 @@ func (l RealPlanLease[R, C]) Plan() *RealPlan[R, C] {
 		return nil
 	}
 	return l.p
-}
-
-// Forward is RealPlan.Forward on the leased plan.
-func (l RealPlanLease[R, C]) Forward(dst []C, src []R) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.Forward(dst, src)
-}
-
-// Inverse is RealPlan.Inverse on the leased plan.
-func (l RealPlanLease[R, C]) Inverse(dst []R, src []C) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.Inverse(dst, src)
-}
-
-// ForwardBuffer is RealPlan.ForwardBuffer on the leased plan.
-func (l RealPlanLease[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
-	if err := l.check("forward"); err != nil {
-		return err
-	}
-	return l.p.ForwardBuffer(dst, src)
-}
-
-// InverseBuffer is RealPlan.InverseBuffer on the leased plan.
-func (l RealPlanLease[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
-	if err := l.check("inverse"); err != nil {
-		return err
-	}
-	return l.p.InverseBuffer(dst, src)
 }

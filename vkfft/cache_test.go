@@ -346,7 +346,7 @@ func BenchmarkPlanCacheHit(b *testing.B) {
 }
 
 // Both caches key plans by every Config field: a field added to Config or Tuning must be
-// added to planKey (cache.go) and kcacheKey (kcache.go) too.
+// added to the keys too (planCacheKey and the field groups of cachekey.go).
 func TestCacheKeysKnowEveryConfigField(t *testing.T) {
 	names := func(v any) []string {
 		var out []string
@@ -358,8 +358,8 @@ func TestCacheKeysKnowEveryConfigField(t *testing.T) {
 	}
 	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning", "Axes", "InStrides", "OutStrides",
 		"Storage", "RealInPlace", "FullSpectrum", "Tune"}, names(Config{}),
-		"Config changed: update planKey in cache.go and kcacheKey in kcache.go")
+		"Config changed: update planCacheKey and the disk keys in cachekey.go")
 	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost", "RegisterBoost4Step",
 		"GroupedBatch", "BandwidthBoost", "SwapTo3Stage4Step", "SharedMemory", "BluesteinSize", "LUT"}, names(Tuning{}),
-		"Tuning changed: update planKey in cache.go and kcacheKey in kcache.go")
+		"Tuning changed: update cacheKey.tuning in cachekey.go")
 }

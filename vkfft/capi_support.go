@@ -55,7 +55,8 @@ func (p *RealPlan[R, C]) ForwardNative(dst, src uintptr) error {
 }
 
 // InverseNative transforms the half spectrum src into real dst, given as native handles.
-// As with InverseBuffer, src is scratch space for more than one axis.
+// As with InverseBuffer, src is scratch space for more than one axis (and loses the
+// imaginary parts of bins 0 and n/2 in a batch of 1-D lines).
 func (p *RealPlan[R, C]) InverseNative(dst, src uintptr) error {
 	return p.p.runNative(true, uint64(dst), uint64(src))
 }

@@ -4,10 +4,12 @@ import (
 	"unsafe"
 
 	"github.com/vkfftgo/vkfftgo/internal/ccore"
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
-// The C API's per-call entry points run in C on the objects behind a BytePlan and a
-// Device; internal/ccore hands them over without making them public Go API.
+// The C API's per-call entry points run in C on the objects behind a BytePlan, a
+// Device, a Convolution and a Spectrometer; internal/ccore hands them over, and the sample-format table's answers,
+// without making them public Go API.
 func init() {
 	ccore.PlanOf = func(x any) ccore.Plan {
 		p := x.(*BytePlan).p
@@ -41,6 +43,50 @@ func init() {
 		return ccore.Device{Core: unsafe.Pointer(d.h), StagingThreshold: d.stageMin.Load(),
 			StagingSlotBytes: slot, StagingThreads: threads, MaxStagers: maxStagers}
 	}
+	ccore.SampleFormat = func(c int32) (int, error) {
+		f, err := sampleFormatFromC(c)
+		return int(f), err
+	}
+	ccore.ConvolutionOf = func(x any) ccore.Convolution {
+		c := x.(interface{ core() *convolution }).core()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return ccore.Convolution{Plan: unsafe.Pointer(c.h), Pad: unsafe.Pointer(c.pad), In: c.in, Out: c.out,
+			InBytes: c.inBytes, OutBytes: c.outBytes, Items: c.items, InPlace: c.inPlace}
+	}
+	ccore.SpectrometerOf = func(x any) ccore.Spectrometer {
+		sp := x.(*Spectrometer)
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		cs := ccore.Spectrometer{Core: unsafe.Pointer(sp.s), Batch: sp.cfg.Batch, SampleBytes: sp.SampleBytes(),
+			Bins: sp.bins, FFTShift: sp.cfg.FFTShift, Perm: append([]int32(nil), sp.perm...)}
+		if sp.s != nil && !engine.SpectroHostReady(sp.s) {
+			cs.PrepareHost = sp.prepareHost
+		}
+		return cs
+	}
+}
+
+func (c *Convolution[T]) core() *convolution        { return c.c }
+func (c *RealConvolution[R, C]) core() *convolution { return c.c }
+
+// prepareHost is ccore.Spectrometer.PrepareHost: the host-streaming buffers Accumulate
+// makes on first use, made for a C caller's first host accumulation.
+func (sp *Spectrometer) prepareHost() error {
+	const op = "accumulate"
+	if _, err := sp.dev.use(op); err != nil {
+		return err
+	}
+	defer sp.dev.mu.RUnlock()
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.s == nil {
+		return closedError(op, "spectrometer")
+	}
+	if err := sp.hostBuffers(); err != nil {
+		return opError(op, err)
+	}
+	return nil
 }
 
 // buildOutOfPlace is ccore.Plan.BuildOutOfPlace: the out-of-place application, built on

@@ -3,7 +3,7 @@ package vkfft
 import (
 	"fmt"
 	"math"
-	"math/bits"
+	"slices"
 	"unsafe"
 )
 
@@ -259,17 +259,17 @@ func validateKind(cfg Config, k kind, complexSize uintptr, r2r R2RKind) (layout,
 	return l, nil
 }
 
-// mulCheck multiplies non-negative ints, clearing ok on overflow.
-func mulCheck(a, b int, ok bool) (int, bool) {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64 {
-		return 0, false
-	}
-	return int(lo), ok
-}
-
 // sizeOf returns the size in bytes of one element of type T.
 func sizeOf[T any]() uintptr {
 	var z T
 	return unsafe.Sizeof(z)
+}
+
+// cloneConfig copies c with its own slices.
+func cloneConfig(c Config) Config {
+	c.Shape = append([]int(nil), c.Shape...)
+	c.Axes = slices.Clone(c.Axes)
+	c.InStrides = slices.Clone(c.InStrides)
+	c.OutStrides = slices.Clone(c.OutStrides)
+	return c
 }

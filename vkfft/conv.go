@@ -317,6 +317,7 @@ func (c *convolution) alloc(bytes int64) (uint64, error) {
 func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSize uintptr, kernel unsafe.Pointer,
 	kernelBytes int64) error {
 	d := c.dev
+	ks := kernelsFor(&d.info)
 	batch := max(g.cfg.Batch, 1)
 	// VkFFT 1.3.4's convolution gives wrong results for numberBatches > 1, but convolves
 	// each of coordinateFeatures components with its own kernel component: a batch of
@@ -360,7 +361,7 @@ func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSiz
 	if err != nil {
 		return err
 	}
-	kp, _, err := planCreateCached(h, &d.info, &kparams)
+	kp, err := ks.plan(h, &kparams)
 	if err != nil {
 		return err
 	}
@@ -416,7 +417,7 @@ func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSiz
 	}
 	input := c.in
 	if g.linear {
-		// VkFFT 1.3.4's zero padding is wrong beyond the fastest axis (VkFFT issue 201,
+		// VkFFT 1.3.4's zero padding is wrong beyond the fastest axis (DTolm/VkFFT#201,
 		// fixed later): the plan transforms the padded shape in place on a work buffer that
 		// the pad kernel fills (zeros beyond the data) and the crop kernel reads back.
 		if c.items > 1 {
@@ -440,7 +441,7 @@ func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSiz
 		st.Matrix = g.cfg.Matrix
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: scratch, realBuffer: input, stages: st}
-	c.h, _, err = planCreateCached(h, &d.info, &params)
+	c.h, err = ks.plan(h, &params)
 	return err
 }
 
@@ -457,7 +458,8 @@ func (c *convolution) buildPad(h engine.Device, g *convGeometry, k kind, complex
 	if err != nil {
 		return 0, err
 	}
-	if c.module, err = moduleCreateCached(h, &c.dev.info, padCropSource(compiledBackend, typ)); err != nil {
+	ks := kernelsFor(&c.dev.info)
+	if c.module, err = ks.module(h, padCropSource(compiledBackend, typ)); err != nil {
 		return 0, err
 	}
 	pad, err := engine.ModuleKernel(c.module, "vkg_pad")

@@ -1,7 +1,6 @@
 package vkfft
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -83,6 +82,8 @@ type Device struct {
 	liveAllocs, liveBytes, allocs, frees atomic.Int64
 
 	pcache atomic.Pointer[PlanCache] // the in-memory plan cache (cache.go), made on first use
+
+	herm hermKernels // the C2R projection kernels of its multi-axis real plans (herm.go)
 }
 
 // resource is something a Device frees when it closes: a plan or a buffer. release is
@@ -158,6 +159,7 @@ func (d *Device) Close() error {
 	for r := range rs {
 		r.release()
 	}
+	d.closeHermitian()
 	d.closeStaging()
 	d.cache.trim()
 	engine.DeviceClose(d.h)
@@ -202,6 +204,11 @@ func (d *Device) use(op string) (engine.Device, error) {
 	if d == nil {
 		return nil, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
 	}
+	if engine.Forked() {
+		// what the device holds belongs to the parent: nothing may be handed out, not even
+		// from the caches, which make no call the engine could refuse
+		return nil, opError(op, engine.ForkedError())
+	}
 	d.mu.RLock()
 	if d.h == nil {
 		d.mu.RUnlock()
@@ -231,58 +238,28 @@ func (d *Device) closeResource(r resource) {
 	d.resMu.Unlock()
 }
 
-// bucketFor is the size actually allocated for a request of n bytes: the allocation
-// cache's bucket, unless rounding up would pass the device's largest allocation.
-func (d *Device) bucketFor(n int64) int64 {
-	b := bucketSize(n)
-	if d.info.MaxAllocation != 0 && uint64(b) > d.info.MaxAllocation {
-		return n
+// MemInfo reports the device's free and total memory as the driver sees it (CUDA:
+// cuMemGetInfo, so other processes' and VkFFT's own allocations count too). OpenCL has no
+// such query: there it returns the total and an error wrapping ErrUnsupported.
+func (d *Device) MemInfo() (free, total uint64, err error) {
+	h, err := d.use("memory info")
+	if err != nil {
+		return 0, 0, err
 	}
-	return b
+	defer d.mu.RUnlock()
+	free, total, err = engine.DeviceMemInfo(h)
+	if err != nil {
+		return free, total, opError("memory info", err)
+	}
+	return free, total, nil
 }
 
-// alloc returns device memory of at least bytes, from the allocation cache when it
-// can; the caller holds d.mu shared. Out of memory, it frees the cache and tries again.
-func (d *Device) alloc(bytes int64) (uint64, error) {
-	if d.info.MaxAllocation != 0 && uint64(bytes) > d.info.MaxAllocation {
-		return 0, fmt.Errorf("%w: %d bytes in one buffer; %s allows at most %d", ErrTooLarge, bytes,
-			d.info.Name, d.info.MaxAllocation)
-	}
-	b := d.bucketFor(bytes)
-	m := d.cache.take(b)
-	if m == 0 {
-		var err error
-		m, err = engine.MemAlloc(d.h, b)
-		if errors.Is(err, ErrOutOfMemory) {
-			d.cache.trim()
-			m, err = engine.MemAlloc(d.h, b)
-		}
-		if err != nil {
-			return 0, err
-		}
-		d.allocs.Add(1)
-	}
-	d.liveAllocs.Add(1)
-	d.liveBytes.Add(b)
-	return m, nil
-}
-
-// free gives memory from alloc back to the cache (or the device, past the cache's
-// limit); the caller holds d.mu (either way).
-func (d *Device) free(m uint64, bytes int64) {
-	if m == 0 {
-		return
-	}
-	b := d.bucketFor(bytes)
-	d.liveAllocs.Add(-1)
-	d.liveBytes.Add(-b)
-	d.freeNow(d.cache.put(m, b))
-}
-
-// freeNow returns allocations to the device; the caller holds d.mu.
-func (d *Device) freeNow(list []cachedAlloc) {
-	for _, e := range list {
-		engine.MemFree(d.h, e.m)
-		d.frees.Add(1)
-	}
+// FreeMemory is MemInfo's free figure: the device memory the driver reports free (CUDA),
+// or an error wrapping ErrUnsupported (OpenCL).
+//
+// Deprecated: use MemInfo, which reports the total too. FreeMemory will be removed in
+// the release after v1.
+func (d *Device) FreeMemory() (uint64, error) {
+	free, _, err := d.MemInfo()
+	return free, err
 }

@@ -63,3 +63,11 @@ func opError(op string, err error) error {
 func closedError(op, what string) error {
 	return fmt.Errorf("vkfft: %s: %w %s", op, ErrClosed, what)
 }
+
+// direction names a transform's direction in errors and progress lines.
+func direction(inverse bool) string {
+	if inverse {
+		return "inverse"
+	}
+	return "forward"
+}

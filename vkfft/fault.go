@@ -16,5 +16,7 @@ const (
 	faultStagedRun
 	// faultHostAlloc: NewHostBuffer about to allocate pinned memory.
 	faultHostAlloc
+	// faultPoolShard: a pool call's shard about to run its part on its device.
+	faultPoolShard
 	numFaultSites
 )

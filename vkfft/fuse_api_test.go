@@ -284,7 +284,7 @@ func TestKernelCacheKeyCoversStages(t *testing.T) {
 	require.NoError(t, err)
 	id := identFor(&testDev.info)
 	key := func(st engine.StageParams) string {
-		return string(kcacheKey(&id, &planParams{l: l, useLUT: 1, stages: st}))
+		return string(kernelKey(&id, &planParams{l: l, useLUT: 1, stages: st}))
 	}
 	base := key(engine.StageParams{})
 	seen := map[string]string{base: "none"}
@@ -367,7 +367,7 @@ func TestVkFFTPatchesPinned(t *testing.T) {
 			listed = strings.Trim(v, `"`)
 		}
 	}
-	require.Equal(t, vkfftPatches, listed)
+	require.Equal(t, engine.VkFFTPatches, listed)
 	for _, p := range strings.Fields(listed) {
 		name, sum, _ := strings.Cut(p, ":")
 		b, err := os.ReadFile("../cvendor/patches/" + name)

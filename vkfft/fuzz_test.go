@@ -42,7 +42,7 @@ func FuzzConfig(f *testing.F) {
 		shape := append([]int(nil), cfg.Shape...)
 		l, err := validate(cfg, k, elem)
 		require.Equal(t, shape, cfg.Shape, "validate changed the caller's shape")
-		_, keyOK := keyOf(cfg, k, elem)
+		_, keyOK := planCacheKey(nil, planEntry, &cfg, k, 0, elem == 16)
 		if err != nil {
 			require.True(t, errors.Is(err, ErrInvalidShape) || errors.Is(err, ErrInvalidBatch) ||
 				errors.Is(err, ErrInvalidArgument) || errors.Is(err, ErrTooLarge), "unexpected error %v", err)
@@ -76,7 +76,7 @@ func FuzzConfig(f *testing.F) {
 		require.Positive(t, l.fwdScale)
 		require.Positive(t, l.invScale)
 		id := kcacheIdent{name: "fuzz"}
-		require.NotEmpty(t, kcacheKey(&id, &planParams{l: l}))
+		require.NotEmpty(t, kernelKey(&id, &planParams{l: l}))
 	})
 }
 

@@ -10,12 +10,12 @@ package vkfft
 //	magic "VKFGOKC\x00" | format u32 | key length u32 | key | payload length u64 |
 //	SHA-256(key || payload) | payload
 //
-// The key is a canonical text listing everything that changes the kernels or their
-// validity: this file format, VkFFT's version and the header package's checksum, a
-// hash of vkg_core.c (the code that turns a plan into a VkFFT configuration), the
-// backend, the device (name, vendor, vendor id, driver, platform, compute capability,
-// plus a backend-specific tag such as the NVRTC version) and every plan parameter
-// passed to VkFFT. The file name is the SHA-256 of the key. A file is handed to VkFFT
+// The key (cachekey.go) is a canonical text listing everything that changes the kernels
+// or their validity: this file format, VkFFT's version and the header package's
+// checksum, a hash of vkg_core.c (the code that turns a plan into a VkFFT
+// configuration), the backend, the device (name, vendor, vendor id, driver, platform,
+// compute capability, plus a backend-specific tag such as the NVRTC version) and every
+// plan parameter passed to VkFFT. The file name is the SHA-256 of the key. A file is handed to VkFFT
 // only when its key matches byte for byte, its length is exact and its checksum
 // verifies; anything else is counted as rejected, the plan is compiled afresh and the
 // entry is rewritten.
@@ -43,8 +43,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 const (
@@ -246,97 +244,6 @@ func (osFS) WriteAtomic(dir, name string, parts ...[]byte) error {
 }
 
 var kcacheFS kcacheFSOps = osFS{}
-
-// kcacheIdent is everything about the build and the device that a cached kernel
-// depends on.
-type kcacheIdent struct {
-	vkfftVersion int
-	headerSHA    string
-	coreHash     string
-	backend      Backend
-	name         string
-	vendor       string
-	vendorID     uint32
-	driver       string
-	platform     string
-	computeMajor int
-	computeMinor int
-	tag          string
-}
-
-func identFor(info *DeviceInfo) kcacheIdent {
-	id := kcacheIdent{
-		vkfftVersion: vkfftVersion(),
-		headerSHA:    headerIdent(),
-		coreHash:     engine.CoreHash(),
-		backend:      compiledBackend,
-		name:         info.Name,
-		vendor:       info.Vendor,
-		vendorID:     info.VendorID,
-		driver:       info.Driver,
-		platform:     info.Platform,
-		computeMajor: info.ComputeMajor,
-		computeMinor: info.ComputeMinor,
-	}
-	if tag := engine.CompilerIdent(); tag != "" {
-		id.tag = tag
-	}
-	return id
-}
-
-// kcacheKey renders the canonical key of a plan on a device: one "field=value" per
-// line, values quoted where they are free text.
-func kcacheKey(id *kcacheIdent, p *planParams) []byte {
-	var b bytes.Buffer
-	kv := func(k string, v any) {
-		b.WriteString(k)
-		b.WriteByte('=')
-		switch v := v.(type) {
-		case string:
-			b.WriteString(strconv.Quote(v))
-		default:
-			fmt.Fprint(&b, v)
-		}
-		b.WriteByte('\n')
-	}
-	l := &p.l
-	kv("format", kcacheFormat)
-	kv("vkfft", id.vkfftVersion)
-	kv("vkfft_headers", id.headerSHA)
-	kv("vkg_core", id.coreHash)
-	kv("backend", id.backend.String())
-	kv("device", id.name)
-	kv("vendor", id.vendor)
-	kv("vendor_id", fmt.Sprintf("%#x", id.vendorID))
-	kv("driver", id.driver)
-	kv("platform", id.platform)
-	kv("compute", fmt.Sprintf("%d.%d", id.computeMajor, id.computeMinor))
-	kv("backend_tag", id.tag)
-	kv("rank", len(l.cfg.Shape))
-	kv("shape", fmt.Sprint(l.cfg.Shape))
-	kv("batch", l.cfg.Batch)
-	kv("kind", int(l.vkKind())) // a FullSpectrum plan runs the kernels of its VkFFT kind
-	kv("double", l.double)
-	kv("normalize", l.cfg.Norm == NormBackward)
-	kv("use_lut", p.useLUT)
-	kv("coalesced_memory", l.cfg.Tuning.CoalescedMemory)
-	kv("aim_threads", l.cfg.Tuning.AimThreads)
-	kv("register_boost", l.cfg.Tuning.RegisterBoost)
-	kv("register_boost_4step", l.cfg.Tuning.RegisterBoost4Step)
-	kv("grouped_batch", fmt.Sprint(l.cfg.Tuning.GroupedBatch))
-	kv("bandwidth_boost", l.cfg.Tuning.BandwidthBoost)
-	kv("swap_to_3stage_4step", l.cfg.Tuning.SwapTo3Stage4Step)
-	kv("shared_memory", l.cfg.Tuning.SharedMemory)
-	kv("bluestein_size", l.cfg.Tuning.BluesteinSize)
-	kv("out_of_place", p.outOfPlace)
-	kv("complex_bytes", l.bufBytes)
-	kv("real_bytes", l.vkRealBytes())
-	layoutKey(kv, l)
-	if p.stages != (engine.StageParams{}) {
-		kv("stages", p.stages.Key())
-	}
-	return b.Bytes()
-}
 
 func kcacheFileName(key []byte) string {
 	s := sha256.Sum256(key)
@@ -593,45 +500,32 @@ func ClearKernelCache() (int, error) {
 	return n, first
 }
 
-// planCreateCached is newPlan's hook: it builds the plan from a verified cache entry
-// when there is one, else compiles it and stores the kernels. It returns the kernel
-// binary (loaded or freshly saved) when the caller asked for it with p.save.
-func planCreateCached(h engine.Device, info *DeviceInfo, p *planParams) (engine.Plan, []byte, error) {
-	wantBinary := p.save
+// kernelStore is the kernel-cache directory as one build uses it: the settings in force
+// when the build began.
+type kernelStore struct {
+	dir      string
+	on       bool
+	maxBytes int64
+}
+
+// currentKernelStore reads the settings (SetDir, the environment) now.
+func currentKernelStore() kernelStore {
 	dir, on := KernelCacheDir()
-	if len(p.loadBlob) > 0 || !on {
-		ph, err := planCreate(h, p)
-		if err != nil || !wantBinary {
-			return ph, nil, err
-		}
-		return ph, engine.PlanBinary(ph), nil
+	return kernelStore{dir: dir, on: on, maxBytes: KernelCacheMaxBytes()}
+}
+
+// load returns the verified payload stored under key and the entry's path, or a nil
+// payload (the cache is off, or holds no usable entry).
+func (s kernelStore) load(key []byte) (payload []byte, path string) {
+	if !s.on {
+		return nil, ""
 	}
-	id := identFor(info)
-	key := kcacheKey(&id, p)
-	maxBytes := KernelCacheMaxBytes()
-	payload, path := kcacheLookup(dir, key, maxBytes)
-	if payload != nil {
-		q := *p
-		q.loadBlob, q.save = payload, false
-		ph, err := planCreate(h, &q)
-		if err == nil {
-			kcacheStats.hits.Add(1)
-			return ph, payload, nil
-		}
-		// the entry was intact but VkFFT or the driver refused it: compile afresh
-		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
+	return kcacheLookup(s.dir, key, s.maxBytes)
+}
+
+// save stores payload under key; a cache that is off or cannot be written stores nothing.
+func (s kernelStore) save(key, payload []byte) {
+	if s.on {
+		kcacheStore(s.dir, filepath.Join(s.dir, kcacheFileName(key)), key, payload, s.maxBytes)
 	}
-	kcacheStats.misses.Add(1)
-	q := *p
-	q.save = true
-	ph, err := planCreate(h, &q)
-	if err != nil {
-		return nil, nil, err
-	}
-	bin := engine.PlanBinary(ph)
-	kcacheStore(dir, path, key, bin, maxBytes)
-	if !wantBinary {
-		bin = nil
-	}
-	return ph, bin, nil
 }

@@ -47,7 +47,7 @@ func kcKey(t *testing.T, dir string, cfg Config, mod func(*kcacheIdent)) ([]byte
 		mod(&id)
 	}
 	p := planParams{l: l, useLUT: lutSetting(l)}
-	key := kcacheKey(&id, &p)
+	key := kernelKey(&id, &p)
 	return key, filepath.Join(dir, kcacheFileName(key))
 }
 
@@ -118,7 +118,7 @@ func kcGood(t *testing.T) {
 		}
 		l, _ := validate(kcCfg, kindC2C, 8)
 		id := identFor(&testDev.info)
-		key := kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)})
+		key := kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l)})
 		kcGolden.entry, kcGolden.err = os.ReadFile(filepath.Join(dir, kcacheFileName(key)))
 		if kcGolden.err == nil {
 			kcGolden.blob, kcGolden.err = decodeEntry(kcGolden.entry, key)
@@ -257,12 +257,12 @@ func TestKernelCacheKeyCoversEverything(t *testing.T) {
 	// precision and kind
 	l, _ := validate(kcCfg, kindC2C, 16)
 	id := identFor(&testDev.info)
-	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
+	require.NotEqual(t, base, kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
 	l, _ = validate(kcCfg, kindR2C, 8)
-	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
+	require.NotEqual(t, base, kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l)}))
 	// the out-of-place application has kernels of its own
 	l, _ = validate(kcCfg, kindC2C, 8)
-	require.NotEqual(t, base, kcacheKey(&id, &planParams{l: l, useLUT: lutSetting(l), outOfPlace: true}))
+	require.NotEqual(t, base, kernelKey(&id, &planParams{l: l, useLUT: lutSetting(l), outOfPlace: true}))
 	// the tune mode is not part of the kernels: the same entry
 	kt, _ := kcKey(t, "d", Config{Shape: []int{64}, Batch: 2, Tune: TuneMeasure}, nil)
 	require.Equal(t, base, kt)
@@ -692,4 +692,102 @@ func BenchmarkPlanFromDisk(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestKernelCacheControl: the KernelCache value sets and reads the directory and cap,
+// counts what plans did, lists and clears entries; the deprecated package functions see
+// the same settings.
+func TestKernelCacheControl(t *testing.T) {
+	kc := KernelCache()
+	require.Same(t, kc, KernelCache())
+	dir := t.TempDir()
+	kc.SetDir(dir)
+	defer kc.SetDir("")
+	got, on := kc.Dir()
+	require.True(t, on)
+	require.Equal(t, dir, got)
+	legacy, _ := KernelCacheDir()
+	require.Equal(t, dir, legacy)
+
+	kc.SetMaxBytes(1 << 30)
+	defer kc.SetMaxBytes(0)
+	require.Equal(t, int64(1<<30), kc.MaxBytes())
+
+	before := kc.Stats()
+	p, err := NewPlan[complex64](testDev, Config{Shape: []int{24, 10}})
+	require.NoError(t, err)
+	require.NoError(t, p.Close())
+	after := kc.Stats()
+	require.Equal(t, before.Stored+1, after.Stored, "the plan's kernels were stored: %+v", after)
+
+	info, entries, err := kc.Info()
+	require.NoError(t, err)
+	require.Equal(t, dir, info.Dir)
+	require.Equal(t, 1, info.Entries)
+	require.Len(t, entries, 1)
+	require.Positive(t, info.Bytes)
+
+	n, err := kc.Clear()
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	info, _, err = kc.Info()
+	require.NoError(t, err)
+	require.Zero(t, info.Entries)
+
+	kc.SetDir("off")
+	_, on = kc.Dir()
+	require.False(t, on)
+}
+
+// TestKernelsCached: the C API's question "would this plan load its kernels from disk?"
+// is answered without building: no before the first build, yes after it (for that
+// plan only), no with the disk cache off or while the tuner would still measure one.
+func TestKernelsCached(t *testing.T) {
+	kc := KernelCache()
+	kc.SetDir(t.TempDir())
+	defer kc.SetDir("")
+	built := Config{Shape: []int{18, 10}}
+	real := ByteKind{Real: true}
+
+	cases := []struct {
+		name string
+		cfg  Config
+		kind ByteKind
+		off  bool
+		want bool
+	}{
+		{"the plan built", built, real, false, true},
+		{"another shape", Config{Shape: []int{18, 12}}, real, false, false},
+		{"another kind", built, ByteKind{}, false, false},
+		{"another precision", built, ByteKind{Real: true, Double: true}, false, false},
+		{"a tuning still to measure", Config{Shape: []int{18, 10}, Tune: TuneMeasure}, real, false, false},
+		{"the disk cache off", built, real, true, false},
+	}
+	got, err := testDev.kernelsCached(built, real)
+	require.NoError(t, err)
+	require.False(t, got, "before the plan was ever built")
+	before := kc.Stats()
+	p, err := NewBytePlan(testDev, built, real)
+	require.NoError(t, err)
+	require.NoError(t, p.Close())
+	require.Greater(t, kc.Stats().Stored, before.Stored, "the plan's kernels were stored")
+	dir, _ := kc.Dir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.off {
+				kc.SetDir("off")
+				defer kc.SetDir(dir)
+			}
+			if c.kind.Double && !testDev.Info().DoublePrecision {
+				t.Skip("no double precision on this device")
+			}
+			stats := kc.Stats()
+			got, err := testDev.kernelsCached(c.cfg, c.kind)
+			require.NoError(t, err)
+			require.Equal(t, c.want, got)
+			require.Equal(t, stats, kc.Stats(), "nothing was built or loaded")
+		})
+	}
+	_, err = testDev.kernelsCached(Config{Shape: []int{0}}, real)
+	require.ErrorIs(t, err, ErrInvalidShape)
 }

@@ -7,7 +7,8 @@ package vkfft
 // casts, VKG_GID, VKG_GROUP_Y, VKG_F2, VKG_ATOMIC_ADD(array, index, value) — and a
 // per-backend prelude and signature turn them into CUDA C for NVRTC, OpenCL C, or one
 // GLSL compute shader per kernel for Vulkan (kernels_glsl.go). Only the sample loads
-// differ per backend (they read bytes, which GLSL has no pointer type for).
+// differ per backend (they read bytes, which GLSL has no pointer type for): each
+// format's row in sampleFormats (sampleformat.go) has one per dialect.
 
 import (
 	"fmt"
@@ -46,80 +47,6 @@ VKG_FN void vkg_atomic_addf(volatile __global float *p, float v) {
 `
 }
 
-// SampleFormat is the storage format of a spectrometer's input samples.
-type SampleFormat int
-
-const (
-	// ComplexInt8 is interleaved signed 8-bit re, im pairs (2 bytes per sample).
-	ComplexInt8 SampleFormat = iota + 1
-	// ComplexInt16 is interleaved signed 16-bit re, im pairs (4 bytes per sample).
-	ComplexInt16
-	// ComplexUint8 is interleaved offset-binary 8-bit re, im pairs: 128 means 0.
-	ComplexUint8
-	// ComplexFloat16 is interleaved IEEE 754 half-precision re, im pairs (Float16), as
-	// VkFFT's halfPrecisionMemoryOnly stores them.
-	ComplexFloat16
-	// RealInt8 is signed 8-bit real samples; the spectrum has N/2+1 bins.
-	RealInt8
-	// RealInt16 is signed 16-bit real samples; the spectrum has N/2+1 bins.
-	RealInt16
-)
-
-var formatNames = map[SampleFormat]string{
-	ComplexInt8: "complex int8", ComplexInt16: "complex int16", ComplexUint8: "complex uint8 (offset binary)",
-	ComplexFloat16: "complex float16", RealInt8: "real int8", RealInt16: "real int16",
-}
-
-func (f SampleFormat) String() string {
-	if s, ok := formatNames[f]; ok {
-		return s
-	}
-	return fmt.Sprintf("SampleFormat(%d)", int(f))
-}
-
-// Complex reports whether samples are complex (re, im pairs).
-func (f SampleFormat) Complex() bool { return f >= ComplexInt8 && f <= ComplexFloat16 }
-
-// valid reports whether f is a known format.
-func (f SampleFormat) valid() bool { return f >= ComplexInt8 && f <= RealInt16 }
-
-// scalarBytes is the size of one real number of the format (half a complex sample).
-func (f SampleFormat) scalarBytes() int {
-	switch f {
-	case ComplexInt8, ComplexUint8, RealInt8:
-		return 1
-	}
-	return 2
-}
-
-// sampleBytes is the size of one sample.
-func (f SampleFormat) sampleBytes() int {
-	if f.Complex() {
-		return 2 * f.scalarBytes()
-	}
-	return f.scalarBytes()
-}
-
-// inputType is the element type the load function reads, in b's kernel language.
-func (f SampleFormat) inputType(b Backend) string {
-	switch f {
-	case ComplexInt8:
-		return "char2"
-	case ComplexInt16:
-		return "short2"
-	case ComplexUint8:
-		return "uchar2"
-	case ComplexFloat16:
-		if b == CUDA {
-			return "ushort2"
-		}
-		return "half"
-	case RealInt8:
-		return "char"
-	}
-	return "short"
-}
-
 // floatLit renders v as a single-precision literal that reads back exactly.
 func floatLit(v float64) string {
 	s := strconv.FormatFloat(float64(float32(v)), 'e', 9, 32)
@@ -143,27 +70,14 @@ func loadFunc(b Backend, s loadSpec) string {
 	if s.window {
 		factor = fmt.Sprintf("(%s * w[i %% VKG_N])", floatLit(s.scale))
 	}
-	in := s.format.inputType(b)
+	ld := s.format.load(b)
 	ret := "float2"
 	if !s.format.Complex() {
 		ret = "float"
 	}
-	fmt.Fprintf(&sb, "VKG_FN %s vkg_load(const VKG_GLOBAL %s *in, vkg_u64 i, const VKG_GLOBAL float *w) {\n", ret, in)
+	fmt.Fprintf(&sb, "VKG_FN %s vkg_load(const VKG_GLOBAL %s *in, vkg_u64 i, const VKG_GLOBAL float *w) {\n", ret, ld.elem)
 	fmt.Fprintf(&sb, "\tfloat f = %s;\n", factor)
-	switch s.format {
-	case ComplexUint8:
-		sb.WriteString("\tuchar2 v = in[i];\n\treturn VKG_F2(((float)v.x - 128.0f) * f, ((float)v.y - 128.0f) * f);\n")
-	case ComplexFloat16:
-		if b == CUDA {
-			sb.WriteString("\tushort2 v = in[i];\n\treturn VKG_F2(vkg_half(v.x) * f, vkg_half(v.y) * f);\n")
-		} else {
-			sb.WriteString("\treturn VKG_F2(vload_half(2 * i, in) * f, vload_half(2 * i + 1, in) * f);\n")
-		}
-	case RealInt8, RealInt16:
-		sb.WriteString("\treturn (float)in[i] * f;\n")
-	default:
-		fmt.Fprintf(&sb, "\t%s v = in[i];\n\treturn VKG_F2((float)v.x * f, (float)v.y * f);\n", in)
-	}
+	sb.WriteString(ld.body)
 	sb.WriteString("}\n")
 	if !s.window {
 		sb.WriteString("#define VKG_UNUSED_WINDOW 1\n")
@@ -221,7 +135,7 @@ func companionKernels(b Backend, s loadSpec) []kernelDef {
 		out = "float"
 	}
 	convert := kernelDef{name: "vkg_convert", params: []kernelParam{
-		{name: "src", elem: s.format.inputType(b), readOnly: true},
+		{name: "src", elem: s.format.load(b).elem, readOnly: true},
 		{name: "dst", elem: out},
 		{name: "w", elem: "float", readOnly: true, unused: !s.window},
 		{name: "in_off"}, {name: "count"},
@@ -229,7 +143,6 @@ func companionKernels(b Backend, s loadSpec) []kernelDef {
 	if (i < count) dst[i] = vkg_load(src, in_off + i, w);
 `}
 	if b == Vulkan {
-		convert.params[0].elem = "uint" // samples are read as 32-bit words (glslLoadFunc)
 		convert.helpers = glslLoadFunc(s)
 	}
 	defs := []kernelDef{convert}
@@ -261,7 +174,7 @@ func fusedText(b Backend, s loadSpec, store int) engine.FuseText {
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, s))
 	sb.WriteString(storeFunc(store))
-	t := engine.FuseText{InputDecl: "const " + s.format.inputType(b) + "* inputs"}
+	t := engine.FuseText{InputDecl: "const " + s.format.load(b).elem + "* inputs"}
 	if b == CUDA {
 		// VkFFT passes a fixed argument list: the two pointers live in a module variable
 		sb.WriteString(`struct vkg_fuse_args { const float *window; float *out; };

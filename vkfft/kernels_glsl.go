@@ -103,9 +103,8 @@ func (k kernelDef) glslShader(o glslOptions) (sig, shader string) {
 }
 
 // glslLoadFunc defines vkg_load(src, i, w) for GLSL: sample i of the uint words src (and
-// the window w), as vec2 or float, times the scale — loadFunc's meaning, with the bytes
-// taken out of 32-bit words (little-endian) since GLSL reads no narrower storage without
-// optional device features.
+// the window w), as vec2 or float, times the scale — loadFunc's meaning, with the format's
+// GLSL load (sampleFormats).
 func glslLoadFunc(s loadSpec) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "#define VKG_N %du\n", s.n)
@@ -118,23 +117,7 @@ func glslLoadFunc(s loadSpec) string {
 		ret = "float"
 	}
 	fmt.Fprintf(&sb, "%s vkg_load_at(uint i) {\n\tfloat f = %s;\n", ret, factor)
-	switch s.format {
-	case ComplexInt8:
-		sb.WriteString("\tint v = int(src[i >> 1]), sh = int(i & 1u) * 16;\n" +
-			"\treturn vec2(float(bitfieldExtract(v, sh, 8)) * f, float(bitfieldExtract(v, sh + 8, 8)) * f);\n")
-	case ComplexUint8:
-		sb.WriteString("\tuint v = src[i >> 1];\n\tint sh = int(i & 1u) * 16;\n" +
-			"\treturn vec2((float(bitfieldExtract(v, sh, 8)) - 128.0f) * f, (float(bitfieldExtract(v, sh + 8, 8)) - 128.0f) * f);\n")
-	case ComplexInt16:
-		sb.WriteString("\tint v = int(src[i]);\n" +
-			"\treturn vec2(float(bitfieldExtract(v, 0, 16)) * f, float(bitfieldExtract(v, 16, 16)) * f);\n")
-	case ComplexFloat16:
-		sb.WriteString("\treturn unpackHalf2x16(src[i]) * f;\n")
-	case RealInt8:
-		sb.WriteString("\tint v = int(src[i >> 2]), sh = int(i & 3u) * 8;\n\treturn float(bitfieldExtract(v, sh, 8)) * f;\n")
-	case RealInt16:
-		sb.WriteString("\tint v = int(src[i >> 1]), sh = int(i & 1u) * 16;\n\treturn float(bitfieldExtract(v, sh, 16)) * f;\n")
-	}
+	sb.WriteString(s.format.load(Vulkan).body)
 	sb.WriteString("}\n#define vkg_load(a, i, w) vkg_load_at(i)\n")
 	return sb.String()
 }

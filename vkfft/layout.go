@@ -15,6 +15,7 @@ package vkfft
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -476,79 +477,37 @@ func prodInts(s []int) int {
 	return n
 }
 
-// layoutKey adds everything layout.go decides to a kernel-cache key (kcacheKey): the
-// kernels VkFFT generates depend on all of it.
-func layoutKey(kv func(string, any), l *layout) {
-	kv("axes", fmt.Sprint(l.sel[:len(l.cfg.Shape)]))
-	kv("r2r", int(l.r2r))
-	kv("storage", int(l.cfg.Storage))
-	kv("real_inplace", l.cfg.RealInPlace)
-	kv("strided", l.strided)
-	vk := &l.vk
-	kv("vk_dim", vk.dim)
-	kv("vk_size", fmt.Sprint(vk.size))
-	kv("vk_omit", fmt.Sprint(vk.omit))
-	kv("vk_batch", vk.batch)
-	kv("vk_in_stride", fmt.Sprint(vk.inStride))
-	kv("vk_out_stride", fmt.Sprint(vk.outStride))
-}
-
-// layoutKeyPart is the part of the in-memory plan cache's key (planKey) that the layout
-// fields of Config make. It is small on purpose: a map key above 128 bytes is stored
-// out of line, so every insert into the cache would allocate. Strides enter as a hash,
-// and a hit is checked against the plan's own strides (sameStridesAs).
-type layoutKeyPart struct {
-	sel         uint8 // bit i: axis i is transformed
-	storage     int8
-	realInPlace bool
-	full        bool // FullSpectrum
-	strided     bool
-	strides     uint64 // FNV-1a of InStrides and OutStrides
-}
-
-// layoutKeyOf builds cfg's layoutKeyPart, or reports false when cfg's axes or strides
-// cannot be valid (validate then names the problem).
-func layoutKeyOf(cfg Config) (layoutKeyPart, bool) {
-	k := layoutKeyPart{storage: int8(cfg.Storage), realInPlace: cfg.RealInPlace, full: cfg.FullSpectrum}
-	if cfg.Storage != Storage(k.storage) {
-		return k, false
-	}
+// axesOf resolves cfg.Axes into the transformed axes, as selectAxes does, or reports
+// false when they cannot be valid (validate then names the problem). It allocates
+// nothing: the plan cache keys every lookup by it.
+func axesOf(cfg *Config) (sel [maxRank]bool, ok bool) {
 	rank := len(cfg.Shape)
 	if cfg.Axes == nil {
-		k.sel = 1<<rank - 1
-	} else {
-		if len(cfg.Axes) == 0 {
-			return k, false
+		for i := 0; i < rank; i++ {
+			sel[i] = true
 		}
-		for _, a := range cfg.Axes {
-			if a < 0 {
-				a += rank
-			}
-			if a < 0 || a >= rank || k.sel&(1<<a) != 0 {
-				return k, false
-			}
-			k.sel |= 1 << a
+		return sel, true
+	}
+	if len(cfg.Axes) == 0 {
+		return sel, false
+	}
+	for _, a := range cfg.Axes {
+		if a < 0 {
+			a += rank
 		}
-	}
-	if (cfg.InStrides != nil && len(cfg.InStrides) != rank) || (cfg.OutStrides != nil && len(cfg.OutStrides) != rank) {
-		return k, false
-	}
-	if cfg.InStrides != nil || cfg.OutStrides != nil {
-		k.strided = true
-		h := uint64(14695981039346656037)
-		for _, s := range [2][]int{cfg.InStrides, cfg.OutStrides} {
-			h = (h ^ uint64(len(s))) * 1099511628211
-			for _, v := range s {
-				h = (h ^ uint64(v)) * 1099511628211
-			}
+		if a < 0 || a >= rank || sel[a] {
+			return sel, false
 		}
-		k.strides = h
+		sel[a] = true
 	}
-	return k, true
+	return sel, true
 }
 
-// sameStridesAs reports whether p was built with cfg's strides (the cache key holds a
-// hash of them only).
-func (p *plan) sameStridesAs(cfg *Config) bool {
-	return slices.Equal(p.l.cfg.InStrides, cfg.InStrides) && slices.Equal(p.l.cfg.OutStrides, cfg.OutStrides)
+// mulCheck multiplies non-negative ints, clearing ok on overflow.
+func mulCheck(a, b int, ok bool) (int, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	return int(lo), ok
 }

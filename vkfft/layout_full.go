@@ -79,52 +79,66 @@ type fullExt struct {
 	buf    uint64 // fullExpand: the whole spectrum (l.complexBytes)
 }
 
-// attachFull builds the companion kernels of a FullSpectrum plan and hands them, with
-// the buffer they fill, to the plan's application (whose run descriptors change).
-func (p *plan) attachFull(h engine.Device) error {
-	l := &p.l
-	m, err := moduleCreateCached(h, &p.dev.info, fullSource(compiledBackend, l.double))
+// attachFull builds the companion kernels of a FullSpectrum plan of l (through the
+// kernel cache ks) and hands them, with the buffer they fill, to the plan's application
+// ph, whose run descriptors change; realBuf is the plan's real data. What it made is
+// freed again when it fails.
+func attachFull(d *Device, h engine.Device, ks *kernelSource, l *layout, ph engine.Plan, realBuf uint64) (*fullExt, error) {
+	m, err := ks.module(h, fullSource(compiledBackend, l.double))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p.full = &fullExt{module: m}
+	f := &fullExt{module: m}
+	if err = f.attach(d, l, ph, realBuf); err != nil {
+		f.free(d, l)
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *fullExt) attach(d *Device, l *layout, ph engine.Plan, realBuf uint64) error {
 	names := map[fullMode][2]string{fullExpand: {"vkg_herm_expand", "vkg_herm_fold"}, fullWiden: {"vkg_widen", "vkg_real_part"}}[l.full]
 	fp := engine.FullParams{Mode: engine.FullExpand, Batch: l.cfg.Batch, Dims: [3]int{1, 1, 1}}
-	if fp.ToFull, err = engine.ModuleKernel(m, names[0]); err != nil {
+	var err error
+	if fp.ToFull, err = engine.ModuleKernel(f.module, names[0]); err != nil {
 		return err
 	}
-	if fp.FromFull, err = engine.ModuleKernel(m, names[1]); err != nil {
+	if fp.FromFull, err = engine.ModuleKernel(f.module, names[1]); err != nil {
 		return err
 	}
 	if l.full == fullWiden {
-		fp.Mode, fp.Buffer, fp.Bytes, fp.Count = engine.FullWiden, p.realBuf, l.realBytes, l.realLen
-		return engine.PlanSetFull(p.h, &fp)
+		fp.Mode, fp.Buffer, fp.Bytes, fp.Count = engine.FullWiden, realBuf, l.realBytes, l.realLen
+		return engine.PlanSetFull(ph, &fp)
 	}
-	if p.full.buf, err = p.dev.alloc(l.complexBytes); err != nil {
+	if f.buf, err = d.alloc(l.complexBytes); err != nil {
 		return err
 	}
 	rank := len(l.cfg.Shape)
-	fp.Buffer, fp.Bytes, fp.N = p.full.buf, l.complexBytes, l.cfg.Shape[rank-1]
+	fp.Buffer, fp.Bytes, fp.N = f.buf, l.complexBytes, l.cfg.Shape[rank-1]
 	for i := 0; i < rank-1; i++ {
-		d := 3 - (rank - 1) + i
-		fp.Dims[d] = l.cfg.Shape[i]
+		k := 3 - (rank - 1) + i
+		fp.Dims[k] = l.cfg.Shape[i]
 		if l.sel[i] {
-			fp.Mirror |= 1 << d
+			fp.Mirror |= 1 << k
 		}
 	}
-	return engine.PlanSetFull(p.h, &fp)
+	return engine.PlanSetFull(ph, &fp)
 }
 
-// freeFull frees what attachFull made; the application is gone or never used them.
+// free frees what attachFull made; the application is gone or never used it.
+func (f *fullExt) free(d *Device, l *layout) {
+	if f.module != nil {
+		engine.ModuleDestroy(f.module)
+	}
+	d.free(f.buf, l.complexBytes)
+}
+
+// freeFull frees the plan's FullSpectrum companions, once its application is gone.
 func (p *plan) freeFull() {
-	if p.full == nil {
-		return
+	if p.full != nil {
+		p.full.free(p.dev, &p.l)
+		p.full = nil
 	}
-	if p.full.module != nil {
-		engine.ModuleDestroy(p.full.module)
-	}
-	p.dev.free(p.full.buf, p.l.complexBytes)
-	p.full = nil
 }
 
 // fullBytes is the device memory a FullSpectrum plan holds beyond VkFFT's buffers: the

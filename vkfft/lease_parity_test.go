@@ -79,3 +79,55 @@ func TestRealPlanPairs(t *testing.T) {
 	_, err = NewRealPlan[float32, complex128](testDev, Config{Shape: []int{16}})
 	require.ErrorIs(t, err, ErrPrecision)
 }
+
+// TestLeaseCallsAllocateNothing: a leased plan's per-call path is its plan's, plus a
+// check of the lease: no allocation either.
+func TestLeaseCallsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	cfg := Config{Shape: []int{16, 6}}
+	l, err := CachedPlan[complex64](testDev, cfg)
+	require.NoError(t, err)
+	defer l.Release()
+	rl, err := CachedRealPlan[float32, complex64](testDev, Config{Shape: []int{16}})
+	require.NoError(t, err)
+	defer rl.Release()
+	bl, err := CachedBytePlan(testDev, cfg, ByteKind{})
+	require.NoError(t, err)
+	defer bl.Release()
+
+	x := make([]complex64, l.Len())
+	r := make([]float32, rl.RealLen())
+	c := make([]complex64, rl.ComplexLen())
+	bx, err := NewBuffer[complex64](testDev, l.Len())
+	require.NoError(t, err)
+	defer bx.Close()
+	dst, src := bl.ForwardBytes()
+	bdst, bsrc := make([]byte, dst), make([]byte, src)
+
+	for _, call := range []struct {
+		name string
+		f    func() error
+	}{
+		{"PlanLease.Forward", func() error { return l.Forward(x, x) }},
+		{"PlanLease.InverseBuffer", func() error { return l.InverseBuffer(bx, bx) }},
+		{"PlanLease.ForwardNative", func() error { return l.ForwardNative(bx.Native(), bx.Native()) }},
+		{"RealPlanLease.Forward", func() error { return rl.Forward(c, r) }},
+		{"RealPlanLease.Inverse", func() error { return rl.Inverse(r, c) }},
+		{"BytePlanLease.Forward", func() error { return bl.Forward(bdst, bsrc) }},
+	} {
+		t.Run(call.name, func(t *testing.T) {
+			require.NoError(t, call.f()) // warm-up
+			var err error
+			allocs := testing.AllocsPerRun(20, func() {
+				if e := call.f(); e != nil {
+					err = e
+				}
+			})
+			require.NoError(t, err)
+			require.Zero(t, allocs, "%s allocates %.1f times per call", call.name, allocs)
+		})
+	}
+	require.NoError(t, testDev.Sync())
+}

@@ -24,6 +24,12 @@ func TestMain(m *testing.M) {
 	if err == nil {
 		os.Setenv("VKFFTGO_CACHE_DIR", dir)
 	}
+	// The pool tests need several devices. PoCL lists its CPU driver as often as
+	// POCL_DEVICES names it, read when OpenCL starts: two identical devices (0 and 1),
+	// so CI runs them too. Other OpenCL drivers ignore the variable.
+	if CurrentBackend() == OpenCL && os.Getenv("POCL_DEVICES") == "" {
+		os.Setenv("POCL_DEVICES", "pthread pthread")
+	}
 	testDev, err = Open(0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vkfft tests need a device (PoCL on a CPU machine: make setup):", err)

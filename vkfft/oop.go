@@ -10,9 +10,10 @@ import "github.com/vkfftgo/vkfftgo/internal/engine"
 // every later pass works in the output, in both directions, so the input is only read.
 // Buffers are given per call through VkFFT's launch parameters, so one application
 // serves every pair of buffers. It is built like any plan (same tuning, kernels from the
-// kernel cache) and freed with the plan. R2C plans are out of place already (real data
-// in VkFFT's input buffer, the spectrum in its buffer). If the second application cannot
-// be built, out-of-place calls keep the copy: slower, never wrong.
+// kernel cache: buildOutOfPlace, planbuilder.go) and freed with the plan. R2C plans are
+// out of place already (real data in VkFFT's input buffer, the spectrum in its buffer).
+// If the second application cannot be built, out-of-place calls keep the copy: slower,
+// never wrong.
 
 // outOfPlace returns the out-of-place application, building it on first use, or nil
 // when the plan has none (R2C, or it could not be built). The caller holds p.mu and
@@ -21,14 +22,7 @@ func (p *plan) outOfPlace() engine.Plan {
 	if p.oop != nil || !p.canOutOfPlace() {
 		return p.oop
 	}
-	params := p.params(true)
-	h, _, err := planCreateCached(p.dev.h, &p.dev.info, &params)
-	if err != nil && p.oopTuning != nil {
-		// VkFFT refused the stored out-of-place tuning: the plan's own
-		p.oopTuning = nil
-		params = p.params(true)
-		h, _, err = planCreateCached(p.dev.h, &p.dev.info, &params)
-	}
+	h, err := buildOutOfPlace(p.dev, p.l, p.buf, p.realBuf, p.oopTuning)
 	if err != nil {
 		p.oopFailed = true
 		return nil

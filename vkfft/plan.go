@@ -2,7 +2,6 @@ package vkfft
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -35,8 +34,11 @@ type plan struct {
 	l       layout
 	buf     uint64 // complex data, l.bufBytes
 	realBuf uint64 // real data (R2C), l.realBytes
-	binary  []byte // compiled kernels, when asked to keep them
 	tuned   TuneResult
+	// the device's Hermitian projection kernel for a multi-axis C2R (herm.go), or why
+	// there is none; C keeps both with the application
+	herm    engine.Kernel
+	hermWhy string
 
 	// out of place without a copy (C2C): a second application reading an input buffer,
 	// built on the first out-of-place call (oop.go)
@@ -51,110 +53,27 @@ type plan struct {
 	runs [2]engine.Run
 }
 
-// planOptions are the internal knobs of newPlan.
-type planOptions struct {
-	loadBlob []byte
-	save     bool
-}
-
-// newPlan allocates the plan's buffers and builds its VkFFT application.
-func newPlan(d *Device, l layout, opt planOptions) (*plan, error) {
+// newPlan builds the plan of l on d (planbuilder.go) and registers it with d.
+func newPlan(d *Device, l layout) (*plan, error) {
 	h, err := d.use("new plan")
 	if err != nil {
 		return nil, err
 	}
 	defer d.mu.RUnlock()
-	if l.double && !d.info.DoublePrecision {
-		return nil, opError("new plan", fmt.Errorf("%w: %s has no double precision", ErrUnsupported,
-			d.info.Name))
-	}
-	if l.cfg.Storage == StorageHalf && !d.info.HalfPrecision {
-		return nil, opError("new plan", fmt.Errorf("%w: StorageHalf: %s has no fp16 support (cl_khr_fp16)", ErrUnsupported,
-			d.info.Name))
-	}
-	p := &plan{dev: d, l: l}
-	if p.buf, err = d.alloc(l.bufBytes); err != nil {
+	b, err := buildPlan(d, h, l)
+	if err != nil {
 		return nil, opError("new plan", err)
 	}
-	if l.realBytes > 0 { // R2C's real data; the input side of strided plans
-		if p.realBuf, err = d.alloc(l.realBytes); err != nil {
-			d.free(p.buf, l.bufBytes)
-			return nil, opError("new plan", err)
-		}
-	}
-	// the tuning (tune.go) may already build the plan: a measured winner is kept
-	if err = p.resolveTuning(h, opt); err != nil {
-		p.freeBuffers()
-		return nil, opError("new plan", err)
-	}
-	if p.h == nil {
-		params := p.params(false)
-		params.loadBlob, params.save = opt.loadBlob, opt.save
-		// the persistent kernel cache (kcache.go) loads or stores the compiled kernels
-		p.h, p.binary, err = planCreateCached(h, &d.info, &params)
-		if err != nil && (p.tuned.Source == TunedStored || p.tuned.Source == TunedPrior) {
-			// VkFFT refused a stored tuning or the prior: the plan is built with the defaults
-			if p.tuned.Source == TunedStored {
-				kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: stored tuning %s refused: %v", errBadEntry,
-					p.l.cfg.Tuning, err))
-			}
-			p.l.cfg.Tuning, p.tuned = Tuning{}, TuneResult{}
-			params = p.params(false)
-			params.loadBlob, params.save = opt.loadBlob, opt.save
-			p.h, p.binary, err = planCreateCached(h, &d.info, &params)
-		}
-		if err != nil {
-			p.freeBuffers()
-			return nil, opError("new plan", err)
-		}
-	}
-	if l.full != fullNone {
-		if err = p.attachFull(h); err != nil {
-			engine.PlanDestroy(p.h)
-			p.freeFull()
-			p.freeBuffers()
-			return nil, opError("new plan", err)
-		}
-	}
+	p := &plan{dev: d, l: b.l, h: b.h, buf: b.buf, realBuf: b.realBuf, tuned: b.tuned, herm: b.herm,
+		hermWhy: b.hermWhy, oopTuning: b.oopTuning, full: b.full}
 	p.runs = engine.PlanRuns(p.h)
 	p.st = engine.NewStatus()
 	d.track(p)
 	return p, nil
 }
 
-// params are the planParams of the plan's application (outOfPlace: the C2C one that
-// reads an input buffer).
-func (p *plan) params(outOfPlace bool) planParams {
-	l := p.l
-	if outOfPlace && p.oopTuning != nil {
-		l.cfg.Tuning = *p.oopTuning
-	}
-	return planParams{l: l, useLUT: lutSetting(l), buffer: p.buf, realBuffer: p.realBuf,
-		outOfPlace: outOfPlace}
-}
-
-// lutSetting maps Config.LUT (or, when that is LUTDefault, Tuning.LUT) to VkFFT's useLUT
-// (-1 off, 0 auto, 1 on).
-func lutSetting(l layout) int {
-	lut := l.cfg.LUT
-	if lut == LUTDefault {
-		lut = l.cfg.Tuning.LUT
-	}
-	switch lut {
-	case LUTOn:
-		return 1
-	case LUTOff:
-		return -1
-	}
-	if l.double {
-		return 0
-	}
-	return 1
-}
-
 func (p *plan) freeBuffers() {
-	p.dev.free(p.buf, p.l.bufBytes)
-	p.dev.free(p.realBuf, p.l.realBytes)
+	freePlanBuffers(p.dev, &p.l, p.buf, p.realBuf)
 	p.buf, p.realBuf = 0, 0
 }
 
@@ -180,13 +99,6 @@ func (p *plan) release() {
 func (p *plan) close() error {
 	p.dev.closeResource(p)
 	return nil
-}
-
-func direction(inverse bool) string {
-	if inverse {
-		return "inverse"
-	}
-	return "forward"
 }
 
 // runFor is the plan's host round trip in one direction.
@@ -302,7 +214,7 @@ func NewPlan[T Complex](d *Device, cfg Config) (*Plan[T], error) {
 	if err != nil {
 		return nil, opError("new plan", err)
 	}
-	p, err := newPlan(d, l, planOptions{})
+	p, err := newPlan(d, l)
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +288,7 @@ func NewRealPlan[R Real, C Complex](d *Device, cfg Config) (*RealPlan[R, C], err
 	if err != nil {
 		return nil, opError("new plan", err)
 	}
-	p, err := newPlan(d, l, planOptions{})
+	p, err := newPlan(d, l)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +323,8 @@ func (p *RealPlan[R, C]) Forward(dst []C, src []R) error {
 }
 
 // Inverse computes the real signal of half spectrum src into dst, scaled as Config.Norm
-// says. src is not modified.
+// says: FFTW's c2r (numpy's irfftn) of any src, Hermitian or not (see InverseBuffer).
+// src is not modified.
 func (p *RealPlan[R, C]) Inverse(dst []R, src []C) error {
 	l := &p.p.l
 	if err := l.realHostable("inverse"); err != nil {
@@ -448,7 +361,14 @@ func (p *RealPlan[R, C]) ForwardBuffer(dst *Buffer[C], src *Buffer[R]) error {
 }
 
 // InverseBuffer transforms the half spectrum src into real dst. For more than one
-// axis VkFFT uses src as scratch space: its contents are undefined afterwards.
+// axis VkFFT uses src as scratch space: its contents are undefined afterwards. A batch
+// of 1-D lines (Batch > 1, or axes besides the last not transformed) keeps src but for
+// the imaginary parts of bins 0 and n/2 along the last axis, which are cleared.
+//
+// Like FFTW's c2r and numpy's irfftn, the inverse is defined for any src, Hermitian or
+// not: the leading axes' inverse is complex, then each last-axis line's bins 0 and n/2
+// count with their real parts only. Inverse and the other inverse calls of real plans
+// give the same answer.
 func (p *RealPlan[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
 	l := &p.p.l
 	if err := l.realBuffers("inverse", bufOf(src), bufOf(dst)); err != nil || l.strided {
@@ -468,11 +388,3 @@ func (p *RealPlan[R, C]) InverseBuffer(dst *Buffer[R], src *Buffer[C]) error {
 
 // Close frees the plan's kernels and device buffers. It is idempotent.
 func (p *RealPlan[R, C]) Close() error { return p.p.close() }
-
-func cloneConfig(c Config) Config {
-	c.Shape = append([]int(nil), c.Shape...)
-	c.Axes = slices.Clone(c.Axes)
-	c.InStrides = slices.Clone(c.InStrides)
-	c.OutStrides = slices.Clone(c.OutStrides)
-	return c
-}

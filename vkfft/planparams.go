@@ -12,6 +12,33 @@ type planParams struct {
 	save               bool
 	outOfPlace         bool // C2C reading realBuffer's slot (VkFFT's inputBuffer), writing buffer
 	stages             engine.StageParams
+	herm               engine.Kernel // the C2R projection kernel (herm.go); not part of any key
+	hermWhy            string        // why herm is nil where the plan needs it
+}
+
+// newPlanParams are the parameters of a plan of l on its buffers (outOfPlace: a C2C
+// plan's second application, which reads an input buffer; oop.go).
+func newPlanParams(l layout, buffer, realBuffer uint64, outOfPlace bool) planParams {
+	return planParams{l: l, useLUT: lutSetting(l), buffer: buffer, realBuffer: realBuffer, outOfPlace: outOfPlace}
+}
+
+// lutSetting maps Config.LUT (or, when that is LUTDefault, Tuning.LUT) to VkFFT's useLUT
+// (-1 off, 0 auto, 1 on).
+func lutSetting(l layout) int {
+	lut := l.cfg.LUT
+	if lut == LUTDefault {
+		lut = l.cfg.Tuning.LUT
+	}
+	switch lut {
+	case LUTOn:
+		return 1
+	case LUTOff:
+		return -1
+	}
+	if l.double {
+		return 0
+	}
+	return 1
 }
 
 // engineParams is p in the engine's terms: numpy's shape, axes and strides as VkFFT's
@@ -47,6 +74,8 @@ func (p *planParams) engineParams() engine.PlanParams {
 		Storage:     int(l.cfg.Storage),
 		RealInPlace: l.cfg.RealInPlace,
 		Stages:      p.stages,
+		Herm:        p.herm,
+		HermWhy:     p.hermWhy,
 	}
 	switch l.vkKind() {
 	case kindR2C:

@@ -54,6 +54,12 @@ func ptrCopy(dst, src uintptr) uintptr {
 // plans read src through VkFFT's formatted input (strided.go); otherwise dst == src is in
 // place and another src is read and left unchanged, with no copy (see ForwardBuffer).
 func (p *plan) runPtrPair(inverse bool, dst, src, stream uintptr) error {
+	if compiledBackend != CUDA {
+		return ptrMissing()
+	}
+	if p == nil {
+		return closedError(direction(inverse), "plan")
+	}
 	if p.l.strided {
 		return p.runPtr(inverse, dst, src, 0, stream)
 	}

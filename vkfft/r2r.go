@@ -27,7 +27,7 @@ func NewR2RPlan[T Real](d *Device, cfg Config, kind R2RKind) (*R2RPlan[T], error
 	if err != nil {
 		return nil, opError("new plan", err)
 	}
-	p, err := newPlan(d, l, planOptions{})
+	p, err := newPlan(d, l)
 	if err != nil {
 		return nil, err
 	}

@@ -58,7 +58,7 @@ func parseSizeCase(s string) (sizeCase, error) {
 	return c, err
 }
 
-// crashedOnPoCL are the transforms of issue 13's sweep that crashed.
+// crashedOnPoCL are the transforms of the size sweep that crashed.
 var crashedOnPoCL = []sizeCase{
 	{"c64", []int{262144}, 1},
 	{"c64", []int{161051}, 1}, // 11^5

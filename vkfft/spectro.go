@@ -130,7 +130,8 @@ type hostMem struct {
 func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 	switch {
 	case !cfg.Input.valid():
-		return cfg, fmt.Errorf("%w: unknown input format %v", ErrInvalidArgument, cfg.Input)
+		return cfg, fmt.Errorf("%w: unknown input format %d; want %s", ErrInvalidArgument, int(cfg.Input),
+			formatChoices(SampleFormat.String))
 	case cfg.N < 2 || cfg.N > 1<<28:
 		return cfg, fmt.Errorf("%w: N = %d; the spectrometer supports 2 to 2^28 points", ErrUnsupported, cfg.N)
 	case !cfg.Input.Complex() && cfg.N%2 != 0:
@@ -237,6 +238,7 @@ func (sp *Spectrometer) alloc(bytes int64) (uint64, error) {
 func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	cfg := &sp.cfg
 	d := sp.dev
+	ks := kernelsFor(&d.info)
 	sp.st = engine.NewStatus()
 	sp.scratch = make([]float32, 2*sp.bins) // the second half for reordering
 	f := engine.SpectroFields{N: cfg.N, Bins: sp.bins, Chunk: sp.chunk, SampleBytes: cfg.Input.sampleBytes(),
@@ -265,7 +267,7 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	}
 	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil}
 	atomics := companionFloatAtomics(d)
-	if sp.module, err = moduleCreateCached(h, &d.info, companionSource(compiledBackend, spec, atomics)); err != nil {
+	if sp.module, err = ks.module(h, companionSource(compiledBackend, spec, atomics)); err != nil {
 		return err
 	}
 	for _, k := range []struct {
@@ -304,7 +306,7 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	if sp.plan == nil {
 		params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, realBuffer: f.RBuf,
 			stages: engine.StageParams{ForwardOnly: true, NoReorder: noReorder, SharedMemory: cfg.SharedMemory}}
-		if sp.plan, _, err = planCreateCached(h, &d.info, &params); err != nil {
+		if sp.plan, err = ks.plan(h, &params); err != nil {
 			return err
 		}
 		sp.fusion = FusionCompanion
@@ -339,7 +341,8 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}
-	ph, _, err := planCreateCached(h, &sp.dev.info, &params)
+	ks := kernelsFor(&sp.dev.info)
+	ph, err := ks.plan(h, &params)
 	if err != nil {
 		return err
 	}
@@ -429,19 +432,6 @@ func scalarTypeName(z any) string {
 	return "complex128"
 }
 
-// scalarName is the Go type that holds one number of the format.
-func scalarName(f SampleFormat) string {
-	switch f {
-	case ComplexInt8, RealInt8:
-		return "int8"
-	case ComplexUint8:
-		return "uint8"
-	case ComplexFloat16:
-		return "Float16"
-	}
-	return "int16"
-}
-
 // Accumulate adds the power spectra of one batch of samples in host memory to the bins:
 // interleaved re, im pairs for complex formats (len = 2*N*Batch), N*Batch numbers for
 // real ones. The samples stream through pinned chunk buffers, the copy of one chunk
@@ -475,7 +465,7 @@ func (sp *Spectrometer) numbers() int {
 }
 
 func (sp *Spectrometer) checkInput(op, typ string, isNil bool, n int) error {
-	if want := scalarName(sp.cfg.Input); typ != want {
+	if want := sp.cfg.Input.goType(); typ != want {
 		return fmt.Errorf("vkfft: %s: %w: %s samples need []%s, got []%s", op, ErrInvalidArgument, sp.cfg.Input, want, typ)
 	}
 	return checkLen(op, "samples", isNil, n, sp.numbers())
@@ -690,4 +680,23 @@ func (sp *Spectrometer) releaseLocked() {
 		engine.FreeStatus(sp.st)
 		sp.st = nil
 	}
+}
+
+// companionFloatAtomics reports whether companion kernels on d can add floats
+// atomically in device memory: always on CUDA and OpenCL (a compare-and-swap loop
+// there), a device feature on Vulkan (VK_EXT_shader_atomic_float).
+func companionFloatAtomics(d *Device) bool { return d.props.FloatAtomics }
+
+// fusedStagesAvailable reports whether this build can rewrite VkFFT's kernels for the
+// spectrometer's fused paths: the rewriter knows VkFFT's CUDA C and OpenCL C, not its
+// GLSL, so on Vulkan every spectrometer takes the companion path.
+func fusedStagesAvailable() bool { return compiledBackend != Vulkan }
+
+// companionMaxBinding is the largest buffer, in bytes, a companion kernel on d can bind
+// (Vulkan's maxStorageBufferRange); unlimited elsewhere.
+var companionMaxBinding = func(d *Device) int64 {
+	if d.props.MaxBinding == 0 {
+		return math.MaxInt64
+	}
+	return int64(d.props.MaxBinding)
 }

@@ -69,28 +69,22 @@ func candidateOrders(n int) []digitOrder {
 	return out
 }
 
-// toneSamples fills one FFT of n samples of format f with a tone at bin k (amplitude
-// 100, or 10000 for 16-bit formats) and returns them as bytes.
+// toneSamples fills one FFT of n samples of format f with a tone at bin k (a complex
+// exponential, or a cosine for real formats; amplitude 100, or 10000 where the format
+// holds that exactly) and returns them as bytes.
 func toneSamples(f SampleFormat, n, k int) []byte {
+	fi := f.info()
 	out := make([]byte, n*f.sampleBytes())
 	amp := 100.0
-	if f == ComplexInt16 {
+	if fi.exact >= 10000 {
 		amp = 10000
 	}
+	w := f.sampleBytes()
 	for i := 0; i < n; i++ {
 		ph := 2 * math.Pi * float64(k) * float64(i) / float64(n)
-		re, im := math.Round(amp*math.Cos(ph)), math.Round(amp*math.Sin(ph))
-		switch f {
-		case ComplexInt8:
-			out[2*i], out[2*i+1] = byte(int8(re)), byte(int8(im))
-		case ComplexUint8:
-			out[2*i], out[2*i+1] = byte(int(re)+128), byte(int(im)+128)
-		case ComplexInt16:
-			putU16(out[4*i:], uint16(int16(re)))
-			putU16(out[4*i+2:], uint16(int16(im)))
-		case ComplexFloat16:
-			putU16(out[4*i:], halfBits(float32(re)))
-			putU16(out[4*i+2:], halfBits(float32(im)))
+		fi.encode(out[i*w:], math.Round(amp*math.Cos(ph)))
+		if fi.complex {
+			fi.encode(out[i*w+fi.scalarBytes:], math.Round(amp*math.Sin(ph)))
 		}
 	}
 	return out

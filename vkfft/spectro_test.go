@@ -54,34 +54,21 @@ func refPower(cfg SpectrometerConfig, samples []float64) []float64 {
 }
 
 // randomSamples returns one batch of random samples of format f, as the bytes Accumulate
-// takes and as float64 values for the reference.
+// takes and as float64 values for the reference: integers the format holds exactly.
 func randomSamples(rng *rand.Rand, f SampleFormat, numbers int) ([]byte, []float64) {
-	raw := make([]byte, numbers*f.scalarBytes())
+	fi := f.info()
+	raw := make([]byte, numbers*fi.scalarBytes)
 	val := make([]float64, numbers)
-	for i := 0; i < numbers; i++ {
-		switch f {
-		case ComplexInt8, RealInt8:
-			v := int8(rng.IntN(255) - 127)
-			raw[i], val[i] = byte(v), float64(v)
-		case ComplexUint8:
-			v := byte(rng.IntN(256))
-			raw[i], val[i] = v, float64(int(v)-128)
-		case ComplexInt16, RealInt16:
-			v := int16(rng.IntN(65535) - 32767)
-			putU16(raw[2*i:], uint16(v))
-			val[i] = float64(v)
-		case ComplexFloat16:
-			v := float32(rng.IntN(4001)-2000) / 8 // exact in half precision
-			putU16(raw[2*i:], halfBits(v))
-			val[i] = float64(v)
-		}
+	for i := range val {
+		val[i] = float64(rng.IntN(2*int(fi.exact)+1)) - fi.exact
+		fi.encode(raw[i*fi.scalarBytes:], val[i])
 	}
 	return raw, val
 }
 
 // accumulateRaw feeds raw bytes to the Accumulate method of the format's Go type.
 func accumulateRaw(sp *Spectrometer, raw []byte) error {
-	switch scalarName(sp.cfg.Input) {
+	switch sp.cfg.Input.goType() {
 	case "int8":
 		return sp.Accumulate(unsafe.Slice((*int8)(unsafe.Pointer(&raw[0])), len(raw)))
 	case "uint8":
@@ -138,7 +125,7 @@ func TestSpectrometerAccuracy(t *testing.T) {
 			defer dev.Close()
 			require.NoError(t, dev.Upload(raw))
 			buf := DeviceBuffer(dev) // the same bytes, as the format's element type
-			switch scalarName(c.cfg.Input) {
+			switch c.cfg.Input.goType() {
 			case "int8":
 				buf = (*Buffer[int8])(unsafe.Pointer(dev))
 			case "int16":
@@ -159,4 +146,14 @@ func TestSpectrometerAccuracy(t *testing.T) {
 			require.Less(t, e, 1e-5)
 		})
 	}
+}
+
+// fusionOnThisBackend is the path a spectrometer asking for f takes in this build: f
+// where VkFFT's kernels can be rewritten, the companion kernels on Vulkan (the rewriter
+// knows VkFFT's CUDA C and OpenCL C, not its GLSL).
+func fusionOnThisBackend(f Fusion) Fusion {
+	if !fusedStagesAvailable() {
+		return FusionCompanion
+	}
+	return f
 }

@@ -1,8 +1,10 @@
 package vkfft
 
 // The autotuner's public face: tune modes, the environment default, what a plan reports
-// about its tuning, and how newPlan resolves a plan's Tuning before it builds the plan.
-// The search itself is in tune_search.go, the store in tune_store.go.
+// about its tuning, and how a plan's tuning is chosen for the plan builder
+// (planbuilder.go), which calls chooseTuning and, when it asks for one, measureTuning.
+// The search itself, with its budget and progress lines, is in tune_search.go, the
+// store in tune_store.go.
 
 import (
 	"fmt"
@@ -91,13 +93,6 @@ func resolveTuneMode(m TuneMode) (TuneMode, error) {
 	return mode, nil
 }
 
-func tuneBudget() time.Duration {
-	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(EnvTuneBudget))); err == nil && d > 0 {
-		return d
-	}
-	return DefaultTuneBudget
-}
-
 // TuneSource says where a plan's launch parameters came from.
 type TuneSource int
 
@@ -159,29 +154,6 @@ func (p *R2RPlan[T]) Tuned() TuneResult { return p.p.tuned }
 
 // Tuned reports the launch parameters the plan runs with and where they came from.
 func (p *BytePlan) Tuned() TuneResult { return p.p.tuned }
-
-// tuneProgress receives the tuner's progress lines (SetTuneProgress).
-var tuneProgress struct {
-	mu sync.Mutex
-	fn func(string)
-}
-
-// SetTuneProgress sets a function that receives one line per step of a measured tuning
-// (the vkfft CLI prints them on stderr); nil turns them off.
-func SetTuneProgress(fn func(line string)) {
-	tuneProgress.mu.Lock()
-	tuneProgress.fn = fn
-	tuneProgress.mu.Unlock()
-}
-
-func tunef(format string, a ...any) {
-	tuneProgress.mu.Lock()
-	fn := tuneProgress.fn
-	tuneProgress.mu.Unlock()
-	if fn != nil {
-		fn(fmt.Sprintf(format, a...))
-	}
-}
 
 // isZero reports whether t keeps all of VkFFT's defaults.
 func (t Tuning) isZero() bool { return t == Tuning{} }
@@ -259,57 +231,68 @@ func (t Tuning) String() string {
 // other's kernels. A tuning that waited re-checks the store before measuring.
 var tuneMu sync.Mutex
 
-// resolveTuning settles the plan's Tuning (p.l.cfg.Tuning) before it is built: by hand,
-// from the store, measured, or VkFFT's defaults. A measured tuning leaves the winning
-// application in p.h (with its kernels in p.binary when asked for), so the plan is not
-// compiled twice.
-func (p *plan) resolveTuning(h engine.Device, opt planOptions) error {
-	l := &p.l
-	if !l.cfg.Tuning.isZero() {
-		p.tuned = TuneResult{Source: TunedByHand, Tuning: l.cfg.Tuning, OutOfPlace: l.cfg.Tuning}
-		return nil
+// tuneChoice is the tuning a plan is built with, and what it reports about it.
+type tuneChoice struct {
+	result TuneResult // what Tuned reports; result.Tuning is what the plan runs with
+	oop    *Tuning    // the out-of-place application's own tuning (oop.go); nil: the plan's
+	// measure: nothing usable is stored and the mode asks for a measurement on the
+	// plan's buffers (measureTuning), stored under key; refresh: whatever is stored
+	measure, refresh bool
+	key              []byte
+}
+
+// chooseTuning settles the tuning of a plan of l without touching the device: by hand,
+// stored (in this process or the kernel-cache directory), the device's prior, VkFFT's
+// defaults, or, when measure is set, a measurement still to make.
+func chooseTuning(info *DeviceInfo, ks *kernelSource, l *layout) (tuneChoice, error) {
+	if t := l.cfg.Tuning; !t.isZero() {
+		return tuneChoice{result: TuneResult{Source: TunedByHand, Tuning: t, OutOfPlace: t}}, nil
 	}
 	mode, err := resolveTuneMode(l.cfg.Tune)
 	if err != nil {
-		return err
+		return tuneChoice{}, err
 	}
-	if mode == TuneOff || len(opt.loadBlob) > 0 || !tunable(l) {
-		return nil
+	if mode == TuneOff || !tunable(l) {
+		return tuneChoice{}, nil
 	}
 	if l.full != fullNone && (mode == TuneMeasure || mode == TuneRefresh) {
 		// the tuner measures plain plans; a FullSpectrum plan runs the kernels of one (its
-		// key is that plan's, kcacheKey), so it takes that plan's stored tuning or prior
+		// kernel key is that plan's, kernelKey), so it takes that plan's stored tuning or prior
 		mode = TuneCached
 	}
-	key := tuneKey(&p.dev.info, l)
+	key := tuningKey(&ks.id, l)
 	if mode != TuneRefresh {
-		if rec, ok := tuneLookup(key); ok {
-			p.useTuning(rec, TunedStored)
-			return nil
+		if rec, ok := tuneLookup(ks.store, key); ok {
+			return storedChoice(rec, TunedStored), nil
 		}
 	}
 	if mode == TuneCached {
-		if prior, ok := priorTuning(&p.dev.info, l); ok {
-			p.l.cfg.Tuning = prior
-			p.tuned = TuneResult{Source: TunedPrior, Tuning: prior, OutOfPlace: prior}
+		if prior, ok := priorTuning(info, l); ok {
+			return tuneChoice{result: TuneResult{Source: TunedPrior, Tuning: prior, OutOfPlace: prior}}, nil
 		}
-		return nil
+		return tuneChoice{}, nil
 	}
+	return tuneChoice{measure: true, refresh: mode == TuneRefresh, key: key}, nil
+}
+
+// measureTuning makes the measurement c asks for on target's buffers, stores the winner
+// and returns it with the winning application, built on those buffers (so the plan is
+// not compiled twice). A measurement that waited for another one in this process takes
+// what that one stored, unless refreshing; it then returns no application.
+func measureTuning(target *tuneTarget, c tuneChoice) (tuneChoice, engine.Plan, error) {
 	tuneMu.Lock()
 	defer tuneMu.Unlock()
-	if mode != TuneRefresh {
-		if rec, ok := tuneLookup(key); ok { // measured meanwhile by another goroutine
-			p.useTuning(rec, TunedStored)
-			return nil
+	if !c.refresh {
+		if rec, ok := tuneLookup(target.ks.store, c.key); ok { // measured meanwhile by another goroutine
+			return storedChoice(rec, TunedStored), nil, nil
 		}
 	}
-	rec, err := p.measure(h, opt)
+	rec, winner, err := measure(target)
 	if err != nil {
-		return err
+		return tuneChoice{}, nil, err
 	}
-	tuneStore(key, rec)
-	p.useTuning(rec, TunedMeasured)
-	return nil
+	tuneStore(target.ks.store, c.key, rec)
+	return storedChoice(rec, TunedMeasured), winner, nil
 }
 
 // tunable says whether the tuner can measure plans of l: complex and real-to-complex
@@ -321,10 +304,10 @@ func tunable(l *layout) bool {
 		l.cfg.Storage == StorageDefault
 }
 
-func (p *plan) useTuning(rec tuneRecord, src TuneSource) {
-	p.l.cfg.Tuning = rec.tuning
+// storedChoice is the choice of a tuning measured now or earlier (src).
+func storedChoice(rec tuneRecord, src TuneSource) tuneChoice {
 	oop := rec.oop
-	p.oopTuning = &oop
-	p.tuned = TuneResult{Source: src, Tuning: rec.tuning, DefaultMs: rec.defaultMs, TunedMs: rec.tunedMs,
-		OutOfPlace: rec.oop, OutOfPlaceMs: rec.oopMs, Candidates: rec.candidates, Elapsed: rec.elapsed}
+	return tuneChoice{oop: &oop, result: TuneResult{Source: src, Tuning: rec.tuning, DefaultMs: rec.defaultMs,
+		TunedMs: rec.tunedMs, OutOfPlace: rec.oop, OutOfPlaceMs: rec.oopMs, Candidates: rec.candidates,
+		Elapsed: rec.elapsed}}
 }

@@ -1,8 +1,9 @@
 package vkfft
 
-// The autotuner's search. It runs inside newPlan, on the plan's own device buffers,
-// and builds its candidates exactly as newPlan builds any plan with a Config.Tuning
-// (planCreate with the same planParams), so a tuned plan is an ordinary plan.
+// The autotuner's search. The plan builder (planbuilder.go) runs it on the plan's own
+// device buffers, and it builds its candidates exactly as the builder builds any plan
+// with a Config.Tuning (the same planParams, through the kernel cache), so a tuned plan
+// is an ordinary plan.
 //
 // The search goes in stages, each over one group of VkFFT's knobs with the others held
 // at the best values so far (not the full product): coalescing × threads per block,
@@ -21,7 +22,7 @@ package vkfft
 import (
 	"fmt"
 	"math"
-	"path/filepath"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -48,6 +49,37 @@ var (
 	tuneAfterBaseline func(*tuner)         // runs once VkFFT's defaults have been checked
 )
 
+// tuneBudget is the time one measured tuning may take (EnvTuneBudget).
+func tuneBudget() time.Duration {
+	if d, err := time.ParseDuration(strings.TrimSpace(os.Getenv(EnvTuneBudget))); err == nil && d > 0 {
+		return d
+	}
+	return DefaultTuneBudget
+}
+
+// tuneProgress receives the tuner's progress lines (SetTuneProgress).
+var tuneProgress struct {
+	mu sync.Mutex
+	fn func(string)
+}
+
+// SetTuneProgress sets a function that receives one line per step of a measured tuning
+// (the vkfft CLI prints them on stderr); nil turns them off.
+func SetTuneProgress(fn func(line string)) {
+	tuneProgress.mu.Lock()
+	tuneProgress.fn = fn
+	tuneProgress.mu.Unlock()
+}
+
+func tunef(format string, a ...any) {
+	tuneProgress.mu.Lock()
+	fn := tuneProgress.fn
+	tuneProgress.mu.Unlock()
+	if fn != nil {
+		fn(fmt.Sprintf(format, a...))
+	}
+}
+
 // tuneMeasurements counts measured tunings in this process (tests: "nothing measured").
 var tuneMeasurements atomic.Int64
 
@@ -64,9 +96,20 @@ type tuneCand struct {
 // tuneWin is a sampled window of a buffer: offset and length in bytes.
 type tuneWin struct{ off, n int64 }
 
+// tuneTarget is what the tuner measures on: a plan's layout and buffers on a device, and
+// the kernel cache its candidates come from and the winner's kernels go to.
+type tuneTarget struct {
+	d            *Device // allocates the spare input; the caller holds d.mu shared
+	h            engine.Device
+	l            *layout
+	buf, realBuf uint64
+	herm         engine.Kernel // the C2R projection kernel the plan's inverse runs (herm.go)
+	hermWhy      string
+	ks           *kernelSource
+}
+
 type tuner struct {
-	p         *plan
-	h         engine.Device
+	*tuneTarget
 	st        engine.Status
 	name      string
 	start     time.Time
@@ -84,24 +127,22 @@ type tuner struct {
 	runnersUp []*tuneCand // the first stage's candidates, for the out-of-place stage
 	tol       float64
 	measured  int
-	id        kcacheIdent
 }
 
-// measure searches launch parameters for p and returns the winner. The winning
-// application becomes p.h (its kernels stored in the kernel cache), so newPlan does not
-// build it again.
-func (p *plan) measure(h engine.Device, opt planOptions) (rec tuneRecord, err error) {
+// measure searches launch parameters for the plan of target and returns the winner,
+// with its application (its kernels stored in the kernel cache), which the plan keeps.
+func measure(target *tuneTarget) (rec tuneRecord, app engine.Plan, err error) {
 	tuneMeasurements.Add(1)
-	tn := &tuner{p: p, h: h, st: engine.NewStatus(), start: time.Now(), budget: tuneBudget(),
-		name: tuneName(&p.l), id: identFor(&p.dev.info)}
+	tn := &tuner{tuneTarget: target, st: engine.NewStatus(), start: time.Now(), budget: tuneBudget(),
+		name: tuneName(target.l)}
 	defer engine.FreeStatus(tn.st)
 	tn.workers = min(runtime.NumCPU(), 8)
 	tn.tol = 1e-3
-	if p.l.double {
+	if tn.l.double {
 		tn.tol = 1e-8
 	}
 	if err := tn.prepare(); err != nil {
-		return rec, err
+		return rec, nil, err
 	}
 	defer tn.release()
 	tunef("tune %s: measuring on the plan's buffers (budget %v, %d compile workers)", tn.name, tn.budget, tn.workers)
@@ -113,7 +154,7 @@ func (p *plan) measure(h engine.Device, opt planOptions) (rec tuneRecord, err er
 	}
 	if base.err != nil {
 		tn.drop(base)
-		return rec, fmt.Errorf("tuning: VkFFT's default configuration: %w", base.err)
+		return rec, nil, fmt.Errorf("tuning: VkFFT's default configuration: %w", base.err)
 	}
 	tunef("tune %s:   defaults: %.4f ms", tn.name, base.ms)
 	if tuneAfterBaseline != nil {
@@ -123,7 +164,7 @@ func (p *plan) measure(h engine.Device, opt planOptions) (rec tuneRecord, err er
 	var lastDur time.Duration
 	lastN := 1
 	for _, st := range tuneStages {
-		cands := st.cands(&p.l, best.t)
+		cands := st.cands(tn.l, best.t)
 		if len(cands) == 0 {
 			continue
 		}
@@ -191,8 +232,7 @@ func (p *plan) measure(h engine.Device, opt planOptions) (rec tuneRecord, err er
 	tunef("tune %s: done in %v, %d candidates: defaults %.4f ms, tuned %.4f ms (%.3f×): %s; out of place %.4f ms: %s",
 		tn.name, rec.elapsed.Round(time.Millisecond), rec.candidates, rec.defaultMs, rec.tunedMs,
 		rec.tunedMs/rec.defaultMs, rec.tuning, rec.oopMs, rec.oop)
-	tn.adopt(winner, opt)
-	return rec, nil
+	return rec, tn.adopt(winner), nil
 }
 
 // outOfPlace tunes the plan's out-of-place application (oop.go), which has kernels of
@@ -202,7 +242,7 @@ func (p *plan) measure(h engine.Device, opt planOptions) (rec tuneRecord, err er
 // (and no time) when there is nothing to try: real plans, no room for the spare input,
 // or no time left.
 func (tn *tuner) outOfPlace(winner *tuneCand) (Tuning, float64) {
-	if tn.p.l.kind != kindC2C || tn.spare == 0 {
+	if tn.l.kind != kindC2C || tn.spare == 0 {
 		return winner.t, 0
 	}
 	if time.Since(tn.start) > tn.budget {
@@ -210,12 +250,12 @@ func (tn *tuner) outOfPlace(winner *tuneCand) (Tuning, float64) {
 		return winner.t, 0
 	}
 	// the reference for the inverse: the winner's, in place
-	err := engine.MemCopy(tn.h, tn.st, tn.p.buf, tn.spare, tn.inBytes)
+	err := engine.MemCopy(tn.h, tn.st, tn.buf, tn.spare, tn.inBytes)
 	if err == nil {
 		err = tn.run(winner, true)
 	}
 	if err == nil {
-		tn.refInv, err = tn.sample(tn.p.buf, tn.outWins)
+		tn.refInv, err = tn.sample(tn.buf, tn.outWins)
 	}
 	if err != nil {
 		tunef("tune %s: out-of-place stage skipped: %v", tn.name, firstLine(err))
@@ -302,12 +342,11 @@ func firstLine(err error) string {
 
 // prepare makes the random input and the sampled windows of the checks.
 func (tn *tuner) prepare() error {
-	p := tn.p
-	l := &p.l
-	tn.inBuf, tn.inBytes = p.buf, l.complexBytes
+	l := tn.l
+	tn.inBuf, tn.inBytes = tn.buf, l.complexBytes
 	outBytes := l.complexBytes
 	if l.kind == kindR2C {
-		tn.inBuf, tn.inBytes = p.realBuf, l.realBytes
+		tn.inBuf, tn.inBytes = tn.realBuf, l.realBytes
 	}
 	elem := int64(4)
 	if l.double {
@@ -317,9 +356,9 @@ func (tn *tuner) prepare() error {
 	tn.outWins = tuneWindows(outBytes, elem)
 	host := randomBytes(tn.inBytes, l.double)
 	tn.inSample = gather(host, tn.inWins)
-	if m, err := p.dev.alloc(tn.inBytes); err == nil {
+	if m, err := tn.d.alloc(tn.inBytes); err == nil {
 		if err = engine.MemUpload(tn.h, tn.st, m, unsafe.Pointer(&host[0]), tn.inBytes); err != nil {
-			p.dev.free(m, tn.inBytes)
+			tn.d.free(m, tn.inBytes)
 			return fmt.Errorf("tuning: %w", err)
 		}
 		tn.spare = m
@@ -331,7 +370,7 @@ func (tn *tuner) prepare() error {
 
 func (tn *tuner) release() {
 	if tn.spare != 0 {
-		tn.p.dev.free(tn.spare, tn.inBytes)
+		tn.d.free(tn.spare, tn.inBytes)
 		tn.spare = 0
 	}
 }
@@ -409,7 +448,6 @@ func (tn *tuner) buildWith(ts []Tuning, oop bool) []*tuneCand {
 	out := make([]*tuneCand, len(ts))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, tn.workers)
-	dir, cacheOn := KernelCacheDir()
 	for i, t := range ts {
 		wg.Add(1)
 		go func(i int, t Tuning) {
@@ -418,19 +456,7 @@ func (tn *tuner) buildWith(ts []Tuning, oop bool) []*tuneCand {
 			defer func() { <-sem }()
 			c := &tuneCand{t: t, oop: oop}
 			params := tn.params(t, oop)
-			if cacheOn {
-				if payload, _ := kcacheLookup(dir, kcacheKey(&tn.id, &params), KernelCacheMaxBytes()); payload != nil {
-					q := params
-					q.loadBlob = payload
-					if h, err := planCreate(tn.h, &q); err == nil {
-						c.h, c.bin = h, payload
-						out[i] = c
-						return
-					}
-				}
-			}
-			params.save = true
-			c.h, c.err = planCreate(tn.h, &params)
+			c.h, c.bin, c.err = tn.ks.candidate(tn.h, &params)
 			out[i] = c
 		}(i, t)
 	}
@@ -438,25 +464,22 @@ func (tn *tuner) buildWith(ts []Tuning, oop bool) []*tuneCand {
 	return out
 }
 
-// params are the planParams of the plan with tuning t, as newPlan (or, oop, the plan's
-// first out-of-place call) would build it.
+// params are the planParams of the plan with tuning t, as the builder (or, oop, the
+// plan's first out-of-place call) would build it.
 func (tn *tuner) params(t Tuning, oop bool) planParams {
-	l := tn.p.l
+	l := *tn.l
 	l.cfg.Tuning = t
-	p := planParams{l: l, useLUT: lutSetting(l), buffer: tn.p.buf, realBuffer: tn.p.realBuf, outOfPlace: oop}
+	realBuf := tn.realBuf
 	if oop {
-		p.realBuffer = tn.spare
+		realBuf = tn.spare
 	}
+	p := newPlanParams(l, tn.buf, realBuf, oop)
+	p.herm, p.hermWhy = tn.herm, tn.hermWhy
 	return p
 }
 
 // store puts a candidate's kernels in the kernel cache under the key of params.
-func (tn *tuner) store(params planParams, bin []byte) {
-	if dir, on := KernelCacheDir(); on {
-		key := kcacheKey(&tn.id, &params)
-		kcacheStore(dir, filepath.Join(dir, kcacheFileName(key)), key, bin, KernelCacheMaxBytes())
-	}
-}
+func (tn *tuner) store(params planParams, bin []byte) { tn.ks.keep(&params, bin) }
 
 func (tn *tuner) drop(c *tuneCand) {
 	if c.h != nil {
@@ -468,11 +491,11 @@ func (tn *tuner) drop(c *tuneCand) {
 // run enqueues one transform of candidate c on the plan's buffers (out of place: from
 // the spare input into the plan's buffer, in both directions).
 func (tn *tuner) run(c *tuneCand, inverse bool) error {
-	in := tn.p.realBuf
+	in := tn.realBuf
 	if c.oop {
 		in = tn.spare
 	}
-	return engine.PlanRunDevice(c.h, tn.st, inverse, tn.p.buf, in, 0, 0)
+	return engine.PlanRunDevice(c.h, tn.st, inverse, tn.buf, in, 0, 0)
 }
 
 func (tn *tuner) pairs(c *tuneCand, n int) error {
@@ -541,14 +564,14 @@ func (tn *tuner) check(c *tuneCand) error {
 	}
 	var out []byte
 	if err == nil {
-		out, err = tn.sample(tn.p.buf, tn.outWins)
+		out, err = tn.sample(tn.buf, tn.outWins)
 	}
 	if err != nil {
 		return err
 	}
 	if tn.refOut == nil {
 		tn.refOut = out
-	} else if e := sampleErr(out, tn.refOut, tn.p.l.double); !(e <= tn.tol) {
+	} else if e := sampleErr(out, tn.refOut, tn.l.double); !(e <= tn.tol) {
 		return fmt.Errorf("forward result differs from VkFFT's defaults (relative error %.3g)", e)
 	}
 	if err = tn.run(c, true); err != nil {
@@ -558,7 +581,7 @@ func (tn *tuner) check(c *tuneCand) error {
 	if err != nil {
 		return err
 	}
-	if e := sampleErr(back, tn.inSample, tn.p.l.double); !(e <= tn.tol) {
+	if e := sampleErr(back, tn.inSample, tn.l.double); !(e <= tn.tol) {
 		return fmt.Errorf("round trip does not return the input (relative error %.3g)", e)
 	}
 	return nil
@@ -575,11 +598,11 @@ func (tn *tuner) checkOutOfPlace(c *tuneCand) error {
 		if err := tn.run(c, inverse); err != nil {
 			return err
 		}
-		got, err := tn.sample(tn.p.buf, tn.outWins)
+		got, err := tn.sample(tn.buf, tn.outWins)
 		if err != nil {
 			return err
 		}
-		if e := sampleErr(got, ref, tn.p.l.double); !(e <= tn.tol) {
+		if e := sampleErr(got, ref, tn.l.double); !(e <= tn.tol) {
 			return fmt.Errorf("%s differs from in place (relative error %.3g)", direction(inverse), e)
 		}
 	}
@@ -629,19 +652,15 @@ func sampleErr(got, want []byte, double bool) float64 {
 	return math.Sqrt(num / den)
 }
 
-// adopt makes the winner the plan's application and stores its kernels in the kernel
-// cache under the tuned plan's key, as a cold newPlan would have.
-func (tn *tuner) adopt(w *tuneCand, opt planOptions) {
-	p := tn.p
-	bin := w.bin
-	if bin == nil {
-		if bin = engine.PlanBinary(w.h); bin != nil {
+// adopt hands over the winner's application, for the plan to keep, and stores its
+// kernels in the kernel cache under the tuned plan's key, as a cold build would have.
+func (tn *tuner) adopt(w *tuneCand) engine.Plan {
+	if w.bin == nil {
+		if bin := engine.PlanBinary(w.h); bin != nil {
 			tn.store(tn.params(w.t, false), bin)
 		}
 	}
-	p.h = w.h
+	h := w.h
 	w.h = nil
-	if opt.save {
-		p.binary = bin
-	}
+	return h
 }

@@ -2,18 +2,17 @@ package vkfft
 
 // Stored tunings. A measured tuning is kept beside the kernels, in the kernel-cache
 // directory, as an entry of the same format (header, key, checksum; see kcache.go): its
-// key is the plan's kernel-cache key without the tuning fields, marked as a tuning, so
-// it names the VkFFT version, the core, the backend, the device, its driver and compiler
-// (NVRTC) and every plan parameter. Its payload is a short text of "field=value" lines,
-// parsed strictly and range-checked: an entry that is damaged, foreign or out of range
-// is counted as rejected and ignored, never used. The process also remembers the
+// key (tuningKey, cachekey.go) has the fields of the untuned plan's kernel key, marked
+// as a tuning, so it names the VkFFT version, the core, the backend, the device, its
+// driver and compiler (NVRTC) and every plan parameter. Its payload is a short text of
+// "field=value" lines, parsed strictly and range-checked: an entry that is damaged,
+// foreign or out of range is counted as rejected and ignored, never used. The process also remembers the
 // tunings it measured or read, so a disabled disk cache does not mean measuring twice.
 
 import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +23,8 @@ import (
 // measured again.
 const tunerVersion = 1
 
-const tuneKeyPrefix = "entry=tuning\n"
+// tuneKeyPrefix starts every stored tuning's key (tuningKey), and no other.
+const tuneKeyPrefix = "entry=" + tuningEntry + "\n"
 
 // tuneRecord is one stored tuning.
 type tuneRecord struct {
@@ -34,21 +34,6 @@ type tuneRecord struct {
 	defaultMs, tunedMs float64
 	candidates         int
 	elapsed            time.Duration
-}
-
-// tuneKey is the store's key for plans of layout l on a device: the kernel-cache key of
-// the untuned plan, marked as a tuning entry.
-func tuneKey(info *DeviceInfo, l *layout) []byte {
-	base := *l
-	base.cfg.Tuning = Tuning{}
-	base.cfg.Tune = TuneDefault
-	id := identFor(info)
-	p := planParams{l: base, useLUT: lutSetting(base)}
-	var b bytes.Buffer
-	b.WriteString(tuneKeyPrefix)
-	fmt.Fprintf(&b, "tuner=%d\n", tunerVersion)
-	b.Write(kcacheKey(&id, &p))
-	return b.Bytes()
 }
 
 // tuneMemo holds the tunings this process measured or read, by key.
@@ -83,15 +68,11 @@ func forgetTunings() {
 // tuneLookup returns the tuning stored under key: from this process's memory, else
 // from the kernel-cache directory (verified like a kernel entry, then parsed and
 // range-checked).
-func tuneLookup(key []byte) (tuneRecord, bool) {
+func tuneLookup(store kernelStore, key []byte) (tuneRecord, bool) {
 	if r, ok := memoGet(key); ok {
 		return r, true
 	}
-	dir, on := KernelCacheDir()
-	if !on {
-		return tuneRecord{}, false
-	}
-	payload, path := kcacheLookup(dir, key, KernelCacheMaxBytes())
+	payload, path := store.load(key)
 	if payload == nil {
 		return tuneRecord{}, false
 	}
@@ -106,13 +87,9 @@ func tuneLookup(key []byte) (tuneRecord, bool) {
 
 // tuneStore remembers r and writes it to the kernel-cache directory (failures only
 // counted, as for kernels).
-func tuneStore(key []byte, r tuneRecord) {
+func tuneStore(store kernelStore, key []byte, r tuneRecord) {
 	memoPut(key, r)
-	dir, on := KernelCacheDir()
-	if !on {
-		return
-	}
-	kcacheStore(dir, filepath.Join(dir, kcacheFileName(key)), key, encodeTuning(r), KernelCacheMaxBytes())
+	store.save(key, encodeTuning(r))
 }
 
 func encodeTuning(r tuneRecord) []byte {
@@ -276,7 +253,7 @@ func ListTunings() ([]TunedEntry, error) {
 		te := TunedEntry{Path: e.Path}
 		fields := keyFields(key)
 		te.Device = fields["device"]
-		te.Kind = map[string]string{"0": "c2c", "1": "r2c"}[fields["kind"]]
+		te.Kind = fields["kind"]
 		te.Double = fields["double"] == "true"
 		te.Batch, _ = strconv.Atoi(fields["batch"])
 		for _, f := range strings.Fields(strings.Trim(fields["shape"], "[]")) {
@@ -309,20 +286,4 @@ func entryKey(data []byte) []byte {
 		return nil
 	}
 	return data[kcacheHdrSize : kcacheHdrSize+kl]
-}
-
-// keyFields splits a key into its field=value lines, unquoting quoted values.
-func keyFields(key []byte) map[string]string {
-	m := map[string]string{}
-	for _, line := range strings.Split(string(key), "\n") {
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		if u, err := strconv.Unquote(v); err == nil {
-			v = u
-		}
-		m[k] = v
-	}
-	return m
 }

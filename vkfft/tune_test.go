@@ -265,7 +265,8 @@ func TestTuneDamagedStoreIgnored(t *testing.T) {
 	tuneTestStages(t)
 	l, err := validate(tuneCfg, kindC2C, 8)
 	require.NoError(t, err)
-	key := tuneKey(&testDev.info, &l)
+	id := identFor(&testDev.info)
+	key := tuningKey(&id, &l)
 	path := filepath.Join(dir, kcacheFileName(key))
 	good := tuneRecord{tuning: Tuning{AimThreads: 64}, defaultMs: 1, tunedMs: 0.5, candidates: 3}
 	entry := func(payload []byte) []byte { return append(encodeEntryHeader(key, payload), payload...) }

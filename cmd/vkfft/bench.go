@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/vkfftgo/vkfftgo/vkfft"
 	"gonum.org/v1/gonum/dsp/fourier"
@@ -19,7 +20,7 @@ func init() {
 	commands["bench"] = command{"cold plan time, warm forward+inverse time, allocs per call, error", runBench}
 }
 
-// defaultShapes suit a CPU device under PoCL; DESIGN.md's GPU shapes are
+// defaultShapes suit a CPU device under PoCL; the GPU shapes (the measured anchors) are
 // -shapes 256x256x256,512x512x512,4096x4096,4096:16384,256x256x256@c128
 const defaultShapes = "4096:16,256x256,64x64x64,64x64x64@c128"
 
@@ -80,9 +81,26 @@ type benchResult struct {
 	plan                 time.Duration
 	planSource           string
 	host, device         time.Duration // per forward+inverse
+	floor                time.Duration // the device pair's memory floor (floor.go); 0: unknown
 	allocsHost, allocsDv float64       // Go heap allocations per call
 	roundTrip, forward   float64       // relative errors; forward is NaN when not checked
 	tol                  float64
+}
+
+// benchHeader and benchRow are the lines of bench's table.
+func benchHeader() string {
+	return fmt.Sprintf("%-18s %-5s %11s %-5s %14s %14s %8s %8s %10s %10s", "shape", "prec", "plan", "from",
+		"host f+i", "device f+i", "% floor", "allocs", "roundtrip", "vs ref")
+}
+
+func benchRow(r benchResult, verdict string) string {
+	prec := "c64"
+	if r.spec.double {
+		prec = "c128"
+	}
+	return fmt.Sprintf("%-18s %-5s %11s %-5s %14s %14s %8s %8.1f %10.2e %10s%s", r.spec, prec, fmtDur(r.plan),
+		r.planSource, fmtDur(r.host), fmtDur(r.device), fmtPercent(floorPercent(r.floor, r.device)),
+		max(r.allocsHost, r.allocsDv), r.roundTrip, fmtErr(r.forward), verdict)
 }
 
 func runBench(args []string) error {
@@ -91,6 +109,7 @@ func runBench(args []string) error {
 	shapes := fs.String("shapes", defaultShapes, "comma-separated NxNxN[:batch][@c128]")
 	minTime := fs.Duration("time", 500*time.Millisecond, "minimum measuring time per shape and path")
 	refLimit := fs.Int("ref-limit", 1<<21, "check forward results against a float64 CPU reference up to this many elements")
+	copyBytes := fs.Int64("copy-bytes", defaultCopyBytes, "buffer size of the copy that measures the memory floor (0: no floor)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -110,24 +129,20 @@ func runBench(args []string) error {
 	} else {
 		fmt.Println("kernel cache off")
 	}
-	fmt.Printf("%-18s %-5s %11s %-5s %14s %14s %8s %10s %10s\n", "shape", "prec", "plan", "from",
-		"host f+i", "device f+i", "allocs", "roundtrip", "vs ref")
+	rate := copyRateLine(dev, *copyBytes)
+	fmt.Println(benchHeader())
 	failed := 0
 	for _, s := range specs {
 		var r benchResult
 		if s.double {
-			r, err = benchOne[complex128](dev, s, *minTime, *refLimit)
+			r, err = benchOne[complex128](dev, s, *minTime, *refLimit, rate)
 		} else {
-			r, err = benchOne[complex64](dev, s, *minTime, *refLimit)
+			r, err = benchOne[complex64](dev, s, *minTime, *refLimit, rate)
 		}
 		if err != nil {
 			fmt.Printf("%-18s error: %v\n", s, err)
 			failed++
 			continue
-		}
-		prec := "c64"
-		if s.double {
-			prec = "c128"
 		}
 		ok := r.roundTrip <= r.tol && (math.IsNaN(r.forward) || r.forward <= r.tol)
 		verdict := ""
@@ -135,8 +150,7 @@ func runBench(args []string) error {
 			verdict = "  FAIL"
 			failed++
 		}
-		fmt.Printf("%-18s %-5s %11s %-5s %14s %14s %8.1f %10.2e %10s%s\n", s, prec, fmtDur(r.plan), r.planSource,
-			fmtDur(r.host), fmtDur(r.device), max(r.allocsHost, r.allocsDv), r.roundTrip, fmtErr(r.forward), verdict)
+		fmt.Println(benchRow(r, verdict))
 	}
 	fmt.Println(CacheSummary(dev))
 	if failed > 0 {
@@ -146,7 +160,8 @@ func runBench(args []string) error {
 	return nil
 }
 
-func benchOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, minTime time.Duration, refLimit int) (benchResult, error) {
+func benchOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, minTime time.Duration, refLimit int,
+	rate float64) (benchResult, error) {
 	r := benchResult{spec: s, tol: 1e-5, forward: math.NaN()}
 	if s.double {
 		r.tol = 1e-12
@@ -171,6 +186,8 @@ func benchOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, minTime time.Dura
 	}
 
 	n := p.Len()
+	fwd, inv := p.Passes()
+	r.floor = floorTime(fwd+inv, int64(n)*int64(unsafe.Sizeof(*new(T))), rate)
 	rng := rand.New(rand.NewPCG(uint64(n), 1))
 	x := make([]T, n)
 	for i := range x {

@@ -122,7 +122,7 @@ func CacheSummary(d *vkfft.Device) string {
 	return s
 }
 
-// cacheDesignShapes are the shapes of DESIGN.md's measured anchors, in vkfft bench's
+// cacheDesignShapes are the shapes of the project's measured anchors, in vkfft bench's
 // syntax (parseSpecs): NxNxN[:batch][@c128].
 const cacheDesignShapes = "256x256x256,512x512x512,4096x4096,4096:16384,256x256x256@c128"
 
@@ -155,7 +155,7 @@ type cacheBenchRow struct {
 func cacheBench(args []string) error {
 	fs := flag.NewFlagSet("cache bench", flag.ContinueOnError)
 	shapes := fs.String("shapes", cacheDesignShapes,
-		"comma-separated shapes NxNxN[:batch][@c128] (default: DESIGN.md's)")
+		"comma-separated shapes NxNxN[:batch][@c128] (default: the measured anchors')")
 	runs := fs.Int("runs", 3, "fresh processes loading each plan from disk (median reported)")
 	device := fs.Int("device", 0, "device ordinal")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")

@@ -69,14 +69,19 @@ func TestCacheCommand(t *testing.T) {
 func TestTuneCommand(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(vkfft.EnvCacheDir, dir)
-	out := cacheCapture(t, func() error { return runTune([]string{"-shapes", "16x16", "-budget", "1ms", "-q"}) })
+	out := cacheCapture(t, func() error {
+		return runTune([]string{"-shapes", "16x16", "-budget", "1ms", "-q", "-copy-bytes", "4194304"})
+	})
+	require.Regexp(t, `device copy rate [0-9.]+ GB/s \(device-to-device, 4 MiB read and written\)`, out)
 	require.Contains(t, out, "tunings stored in "+dir)
-	require.Regexp(t, `\| 16² \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| - \| - \| [0-9.]+ \| .* \| measured \|`, out)
+	require.Regexp(t, `\| 16² \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+% \| - \| - \| [0-9.]+ \| .* \| measured \|`, out)
 	out = cacheCapture(t, func() error { return runCache([]string{"list"}) })
 	require.Contains(t, out, "tuned plans: 1")
 	require.Contains(t, out, "c2c [16 16]:1 c64")
-	out = cacheCapture(t, func() error { return runTune([]string{"-shapes", "16x16", "-q"}) })
+	out = cacheCapture(t, func() error { return runTune([]string{"-shapes", "16x16", "-q", "-copy-bytes", "0"}) })
 	require.Contains(t, out, "| stored |")
+	require.Contains(t, out, "memory floor: off")
+	require.Regexp(t, `\| 16² \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| - \|`, out, "no floor without a copy rate")
 	require.Error(t, runTune([]string{"-shapes", "0x4"}))
 }
 

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -18,12 +17,7 @@ import (
 )
 
 func init() {
-	commands["spectrometer"] = command{"integrate power spectra of synthetic int8 tones in noise (GS/s; -svg plots it)", runSpectrometer}
-}
-
-var formatsByName = map[string]vkfft.SampleFormat{
-	"complex-int8": vkfft.ComplexInt8, "complex-int16": vkfft.ComplexInt16, "complex-uint8": vkfft.ComplexUint8,
-	"complex-float16": vkfft.ComplexFloat16, "real-int8": vkfft.RealInt8, "real-int16": vkfft.RealInt16,
+	commands["spectrometer"] = command{"integrate power spectra of synthetic tones in noise (GS/s; -svg plots it)", runSpectrometer}
 }
 
 func runSpectrometer(args []string) error {
@@ -31,22 +25,23 @@ func runSpectrometer(args []string) error {
 	n := fs.Int("n", 65536, "FFT length")
 	batch := fs.Int("batch", 4096, "FFTs per call")
 	calls := fs.Int("calls", 20, "calls to time")
-	format := fs.String("format", "complex-int8", "sample format: complex-int8, complex-uint8, real-int8")
+	formats, names := sampleFormats()
+	format := fs.String("format", "complex-int8", "sample format: "+strings.Join(names, ", "))
 	fusion := fs.String("fusion", "auto", "auto, companion, load, power or atomic")
 	chunk := fs.Int("chunk", 0, "FFTs per device chunk (0: automatic)")
 	window := fs.String("window", "hann", "hann or none")
 	tones := fs.String("tones", "-0.31,0.05,0.2", "tone frequencies, as fractions of the sample rate")
-	amp := fs.Float64("amp", 8, "tone amplitude (int8 units)")
-	noise := fs.Float64("noise", 20, "noise standard deviation (int8 units)")
+	amp := fs.Float64("amp", 8, "tone amplitude, in units of the format's integers (8-bit formats clip at ±127)")
+	noise := fs.Float64("noise", 20, "noise standard deviation (as -amp)")
 	resident := fs.Bool("resident", false, "upload the samples once and accumulate from device memory")
 	dev := fs.Int("device", 0, "device index")
 	svg := fs.String("svg", "", "write the power spectrum (dB, fftshift order) to this SVG file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	f, ok := formatsByName[*format]
-	if !ok || f.Complex() && f != vkfft.ComplexInt8 && f != vkfft.ComplexUint8 || f == vkfft.RealInt16 {
-		return fmt.Errorf("format %q: the synthesiser makes complex-int8, complex-uint8 or real-int8", *format)
+	f, ok := formats[*format]
+	if !ok {
+		return fmt.Errorf("format %q: want one of %s", *format, strings.Join(names, ", "))
 	}
 	fu, err := vkfft.ParseFusion(*fusion)
 	if err != nil {
@@ -88,27 +83,14 @@ func runSpectrometer(args []string) error {
 		d.Info().Name, *n, *batch, f, sp.Fusion(), sp.Chunk(), float64(time.Since(t0).Microseconds())/1e3,
 		float64(sp.WorkingSet())/(1<<20))
 
-	samples := synthesize(f, *n, *batch, freqs, *amp, *noise)
-	call := func() error { return sp.Accumulate(samples) }
+	call, release, err := feedSamples(sp, d, toneSynth(f, *n, *batch, freqs, *amp, *noise), *resident)
+	if err != nil {
+		return err
+	}
+	defer release()
 	where := "host samples through pinned chunks"
 	if *resident {
-		buf, err := vkfft.NewBuffer[int8](d, len(samples))
-		if err != nil {
-			return err
-		}
-		defer buf.Close()
-		if err := buf.Upload(samples); err != nil {
-			return err
-		}
-		call = func() error { return sp.AccumulateBuffer(buf) }
 		where = "device-resident samples"
-	}
-	if f == vkfft.ComplexUint8 {
-		u := make([]uint8, len(samples))
-		for i, v := range samples {
-			u[i] = uint8(int(v) + 128)
-		}
-		call = func() error { return sp.AccumulateUint8(u) }
 	}
 	if err := call(); err != nil { // warm-up
 		return err
@@ -145,42 +127,6 @@ func runSpectrometer(args []string) error {
 		fmt.Println("spectrum written to", *svg)
 	}
 	return nil
-}
-
-// synthesize makes one batch of samples: the tones (complex exponentials, or cosines
-// for real formats) in Gaussian noise, rounded and clipped to int8.
-func synthesize(f vkfft.SampleFormat, n, batch int, freqs []float64, amp, noise float64) []int8 {
-	comps := 1
-	if f.Complex() {
-		comps = 2
-	}
-	tone := make([]float64, comps*n)
-	for _, fr := range freqs {
-		for t := 0; t < n; t++ {
-			ph := 2 * math.Pi * fr * float64(t)
-			if comps == 2 {
-				tone[2*t] += amp * math.Cos(ph)
-				tone[2*t+1] += amp * math.Sin(ph)
-			} else {
-				tone[t] += amp * math.Cos(ph)
-			}
-		}
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	table := make([]float64, 1<<16) // Gaussian noise, read at random offsets
-	for i := range table {
-		table[i] = rng.NormFloat64() * noise
-	}
-	out := make([]int8, comps*n*batch)
-	for b := 0; b < batch; b++ {
-		off := rng.IntN(len(table))
-		row := out[b*comps*n : (b+1)*comps*n]
-		for i := range row {
-			v := math.Round(tone[i] + table[(off+i*7)&(len(table)-1)])
-			row[i] = int8(max(-127, min(127, v)))
-		}
-	}
-	return out
 }
 
 // report prints the strongest bins and where the tones are expected.

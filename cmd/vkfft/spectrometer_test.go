@@ -3,13 +3,17 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/vkfftgo/vkfftgo/vkfft"
 )
 
 // The CLI's spectrometer finds its synthetic tones (reported well above the noise) and
-// draws the spectrum as SVG; bad flags are errors.
+// draws the spectrum as SVG, for formats of every element type, from host and device
+// memory; bad flags are errors.
 func TestSpectrometerCommand(t *testing.T) {
 	t.Setenv("VKFFTGO_CACHE_DIR", t.TempDir())
 	svg := filepath.Join(t.TempDir(), "psd.svg")
@@ -21,7 +25,29 @@ func TestSpectrometerCommand(t *testing.T) {
 	b, err := os.ReadFile(svg)
 	require.NoError(t, err)
 	require.Contains(t, string(b), "<svg")
-	require.Error(t, runSpectrometer([]string{"-format", "complex-float16"}))
+	for _, c := range [][]string{
+		{"-format", "complex-float16", "-resident", "-tones", "0.125"},
+		{"-format", "complex-uint8", "-resident", "-tones", "0.125"},
+		{"-format", "real-int16", "-amp", "3000", "-noise", "100", "-tones", "0.25"},
+	} {
+		out := cacheCapture(t, func() error {
+			return runSpectrometer(append([]string{"-n", "256", "-batch", "4", "-calls", "1"}, c...))
+		})
+		bin := "160" // fftshift order: 0.125*256 + 128
+		if c[1] == "real-int16" {
+			bin = "64"
+		}
+		require.Regexp(t, `fs: bin `+bin+`, [1-9][0-9]\.[0-9] dB above the mean`, out, c)
+		require.Contains(t, out, strings.ReplaceAll(c[1], "-", " "), "the format is reported")
+	}
+	formats, names := sampleFormats()
+	require.Subset(t, names, []string{"complex-int8", "complex-uint8", "real-int16"}, "String up to \" (\", dashed")
+	require.Len(t, formats, len(names))
+	for i, name := range names {
+		require.Equal(t, vkfft.SampleFormat(i+1), formats[name], name)
+	}
+	err = runSpectrometer([]string{"-format", "complex-int4"})
+	require.ErrorContains(t, err, "want one of complex-int8, complex-int16")
 	require.Error(t, runSpectrometer([]string{"-tones", "0.7"}))
 	require.Error(t, runSpectrometer([]string{"-fusion", "bogus"}))
 }

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/vkfftgo/vkfftgo/vkfft"
 )
@@ -32,6 +34,7 @@ type tuneRow struct {
 	result                vkfft.TuneResult
 	wall                  time.Duration // plan creation with tuning, as measured here
 	cufftMs               float64       // from -cufft, 0 if none
+	floor                 time.Duration // the tuned pair's memory floor (floor.go); 0: unknown
 	oopErr                float64
 	err                   error
 }
@@ -45,6 +48,7 @@ func runTune(args []string) error {
 	budget := fs.Duration("budget", 0, "time budget per shape (default $VKFFTGO_TUNE_BUDGET or 25s)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	cufft := fs.String("cufft", "", "cuFFT timings to compare with (the output of cufft_peers.py)")
+	copyBytes := fs.Int64("copy-bytes", defaultCopyBytes, "buffer size of the copy that measures the memory floor (0: no floor)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -81,14 +85,15 @@ func runTune(args []string) error {
 	if *refresh {
 		mode = vkfft.TuneRefresh
 	}
+	rate := copyRateLine(dev, *copyBytes)
 	var rows []tuneRow
 	failed := 0
 	for _, s := range specs {
 		var r tuneRow
 		if s.double {
-			r = tuneOne[complex128](dev, s, mode)
+			r = tuneOne[complex128](dev, s, mode, rate)
 		} else {
-			r = tuneOne[complex64](dev, s, mode)
+			r = tuneOne[complex64](dev, s, mode, rate)
 		}
 		r.cufftMs = peers[cufftKey(s.shape, s.batch, s.double)]
 		if r.err != nil {
@@ -97,14 +102,14 @@ func runTune(args []string) error {
 		}
 		rows = append(rows, r)
 	}
-	printTuneTable(rows)
+	printTuneTable(os.Stdout, rows)
 	if failed > 0 {
 		return fmt.Errorf("%d shape(s) failed", failed)
 	}
 	return nil
 }
 
-func tuneOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, mode vkfft.TuneMode) (r tuneRow) {
+func tuneOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, mode vkfft.TuneMode, rate float64) (r tuneRow) {
 	r.spec = s
 	cfg := vkfft.Config{Shape: s.shape, Batch: s.batch, Tune: vkfft.TuneOff}
 	def, err := vkfft.NewPlan[T](dev, cfg)
@@ -151,6 +156,8 @@ func tuneOne[T vkfft.Complex](dev *vkfft.Device, s benchSpec, mode vkfft.TuneMod
 	}
 	defer p.Close()
 	r.result = p.Tuned()
+	fwd, inv := p.Passes()
+	r.floor = floorTime(fwd+inv, int64(p.Len())*int64(unsafe.Sizeof(*new(T))), rate)
 	if r.tunedMs, r.err = timePairs(dev, func() error {
 		if err := p.ForwardBuffer(in, in); err != nil {
 			return err
@@ -225,14 +232,15 @@ func timePairs(dev *vkfft.Device, pair func() error) (float64, error) {
 	return best, nil
 }
 
-func printTuneTable(rows []tuneRow) {
-	fmt.Println()
-	fmt.Println("Device-resident forward+inverse (ms), in place unless noted; tuning time = the measurement (stored with the tuning).")
-	fmt.Println("| shape | VkFFT defaults | tuned | tuned / defaults | cuFFT | tuned / cuFFT | out-of-place / in-place | chosen parameters | source | tuning time |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+func printTuneTable(w io.Writer, rows []tuneRow) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Device-resident forward+inverse (ms), in place unless noted; tuning time = the measurement (stored with the tuning); "+
+		"% of floor = the memory floor (passes × 2 × bytes at the copy rate) over the tuned time, 100 % at the memory limit.")
+	fmt.Fprintln(w, "| shape | VkFFT defaults | tuned | tuned / defaults | tuned % of floor | cuFFT | tuned / cuFFT | out-of-place / in-place | chosen parameters | source | tuning time |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		if r.err != nil && r.tunedMs == 0 {
-			fmt.Printf("| %s | error: %v |||||||||\n", tuneShapeName(r.spec), r.err)
+			fmt.Fprintf(w, "| %s | error: %v ||||||||||\n", tuneShapeName(r.spec), r.err)
 			continue
 		}
 		cu, ratio := "-", "-"
@@ -247,8 +255,10 @@ func printTuneTable(rows []tuneRow) {
 		if r.result.OutOfPlace != r.result.Tuning {
 			params += "; out of place: " + r.result.OutOfPlace.String()
 		}
-		fmt.Printf("| %s | %.4f | %.4f | %.3f | %s | %s | %s | %s | %s | %.1f s |\n", tuneShapeName(r.spec), r.defMs,
-			r.tunedMs, r.tunedMs/r.defMs, cu, ratio, oop, params, r.result.Source, r.result.Elapsed.Seconds())
+		tuned := time.Duration(r.tunedMs * float64(time.Millisecond))
+		fmt.Fprintf(w, "| %s | %.4f | %.4f | %.3f | %s | %s | %s | %s | %s | %s | %.1f s |\n", tuneShapeName(r.spec),
+			r.defMs, r.tunedMs, r.tunedMs/r.defMs, fmtPercent(floorPercent(r.floor, tuned)), cu, ratio, oop, params,
+			r.result.Source, r.result.Elapsed.Seconds())
 	}
 }
 

@@ -1,6 +1,9 @@
 // Package ccore hands the C API (capi) the C objects behind package vkfft's plans and
 // devices, so that its per-call entry points run in C without entering Go: creation and
 // destruction stay in Go, and the C side keeps what a call needs behind its handles.
+// The same holds for convolutions and spectrometers, whose per-call entry points are C
+// too. It also hands capi what vkfft's table of spectrometer sample formats says, so
+// that capi has no list of formats of its own.
 //
 // Package vkfft fills in the functions when it is initialised; only capi calls them.
 // Being internal, none of this is part of the public Go API.
@@ -49,7 +52,41 @@ type Device struct {
 	MaxStagers       int            // slot pairs: large transfers staged at once, more copy directly
 }
 
+// Convolution is what a C call needs to run a vkfft.Convolution or RealConvolution
+// without Go: the calls its Apply and ApplyBuffer make (vkg_plan_run_io_host,
+// vkg_plan_run_items_wait in vkfft/vkg.h), with the same arguments.
+type Convolution struct {
+	Plan unsafe.Pointer // the convolution's vkg_plan
+	Pad  unsafe.Pointer // its vkg_conv_pad when zero-padded, else nil
+	// In and Out are the device buffers of host round trips (Out may be In).
+	In, Out           uint64
+	InBytes, OutBytes int64 // of the data, as Apply takes and returns it
+	Items             int   // runs per call (one per item when VkFFT cannot batch them)
+	// InPlace: the result lands in the input buffer, so a run on device memory copies in
+	// into out first and transforms out (unless Pad is set).
+	InPlace bool
+}
+
+// Spectrometer is what a C call needs to run a vkfft.Spectrometer without Go: its C
+// side (vkg_spectro, vkfft/vkg_spectro.h) and what Accumulate and Read do around it.
+type Spectrometer struct {
+	Core        unsafe.Pointer // the vkg_spectro
+	Batch       int            // FFTs per call
+	SampleBytes int64          // bytes of one call's samples
+	Bins        int
+	FFTShift    bool    // Read rotates the bins by Bins/2 (numpy's fftshift)
+	Perm        []int32 // Perm[position] = bin where VkFFT leaves the bins in its own order; nil: in order
+	// PrepareHost makes the device and pinned chunk buffers of host streaming (on
+	// first use, as Accumulate does; nil once made): the C side calls it once, before
+	// its first host accumulation, holding the spectrometer's handle exclusively.
+	PrepareHost func() error
+}
+
 var (
+	// ConvolutionOf returns the C side of a *vkfft.Convolution or *vkfft.RealConvolution.
+	ConvolutionOf func(convolution any) Convolution
+	// SpectrometerOf returns the C side of a *vkfft.Spectrometer.
+	SpectrometerOf func(spectrometer any) Spectrometer
 	// PlanOf returns the C side of a *vkfft.BytePlan.
 	PlanOf func(plan any) Plan
 	// DeviceOf returns the C side of a *vkfft.Device.
@@ -57,4 +94,12 @@ var (
 	// StreamQueue returns the queue of a *vkfft.Stream as the core's transfer layer takes
 	// it (vkg_run_host_async), valid until the stream is closed; 0 once closed.
 	StreamQueue func(stream any) uint64
+	// SampleFormat returns the vkfft.SampleFormat whose C enum (VKFFTGO_COMPLEX_INT8, ...
+	// in vkfftgo.h) has the value c, or an error wrapping vkfft.ErrInvalidArgument that
+	// names the values there are.
+	SampleFormat func(c int32) (int, error)
+	// KernelsCached says whether vkfft.NewBytePlan(device, cfg, kind) (a *vkfft.Device,
+	// a vkfft.Config, a vkfft.ByteKind) would now build its kernels from the disk kernel
+	// cache rather than compile them; nothing is built.
+	KernelsCached func(device, cfg, kind any) (bool, error)
 )

@@ -22,8 +22,8 @@ import (
 
 func cdev(d Device) *C.vkg_device { return (*C.vkg_device)(d) }
 
-// VkFFTVersion is the VkFFT version compiled in, as VkFFTGetVersion gives it (10304).
-func VkFFTVersion() int { return int(C.vkg_vkfft_version()) }
+// CompiledVkFFTVersion is the VkFFT version compiled in, as VkFFTGetVersion gives it.
+func CompiledVkFFTVersion() int { return int(C.vkg_vkfft_version()) }
 
 // VkFFTPatched reports whether the VkFFT headers compiled in carry cvendor's patches.
 func VkFFTPatched() bool { return C.vkg_vkfft_patched() != 0 }

@@ -8,8 +8,8 @@ import "unsafe"
 
 // Without cgo there is no C core: every call that would reach it returns ErrNoBackend.
 
-// VkFFTVersion is a stub: this build has no cgo.
-func VkFFTVersion() (_ int) { return }
+// CompiledVkFFTVersion is a stub: this build has no cgo.
+func CompiledVkFFTVersion() (_ int) { return }
 
 // VkFFTPatched is a stub: this build has no cgo.
 func VkFFTPatched() (_ bool) { return }
@@ -125,6 +125,27 @@ func ClearForkedMark() {}
 // ForkedChild is a stub: this build has no cgo.
 func ForkedChild() (_ bool) { return }
 
+// Forked is a stub: this build has no cgo.
+func Forked() (_ bool) { return }
+
+// ForkedError is a stub: this build has no cgo.
+func ForkedError() (err error) {
+	err = ErrNoBackend
+	return
+}
+
+// ProbeForkedChild is a stub: this build has no cgo.
+func ProbeForkedChild(_ Device, _ Plan, _ int) (_ int, err error) {
+	err = ErrNoBackend
+	return
+}
+
+// SetHermWindowLimit is a stub: this build has no cgo.
+func SetHermWindowLimit(_ uint64) {}
+
+// PlanHermitianLaunches is a stub: this build has no cgo.
+func PlanHermitianLaunches(_ Plan) (_ int) { return }
+
 // HostHeapInUse is a stub: this build has no cgo.
 func HostHeapInUse() (_ int64, _ bool) { return }
 
@@ -178,6 +199,9 @@ func PlanFusedKernels(_ Plan) (_ int) { return }
 
 // PlanAxisUploads is a stub: this build has no cgo.
 func PlanAxisUploads(_ Plan) (_ int) { return }
+
+// PlanPasses is a stub: this build has no cgo.
+func PlanPasses(_ Plan, _ bool) (_ int) { return }
 
 // PlanOwnBytes is a stub: this build has no cgo.
 func PlanOwnBytes(_ Plan) (_ int64) { return }

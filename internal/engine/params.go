@@ -1,11 +1,5 @@
 package engine
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-)
-
 // DeviceInfo is what the backend reports of a device (vkg_device_info).
 type DeviceInfo struct {
 	Name, Vendor, Driver, Platform string
@@ -74,6 +68,11 @@ type PlanParams struct {
 	// RealInPlace: R2C in one buffer with FFTW's padded rows.
 	RealInPlace bool
 	Stages      StageParams
+	// Herm is the companion kernel that projects a C2R inverse's input onto Hermitian
+	// symmetry (FFTW's c2r of any half spectrum); nil where the plan needs none or it
+	// could not be built, HermWhy then saying why. Not part of any key.
+	Herm    Kernel
+	HermWhy string
 }
 
 // StageParams is what a plan does besides a plain transform (struct vkg_plan_stages):
@@ -116,16 +115,6 @@ const (
 	FuseLoadRole  = 1
 	FuseStoreRole = 2
 )
-
-// Key renders everything that changes the kernels VkFFT generates (buffer handles do
-// not): one line of the kernel cache's key.
-func (s *StageParams) Key() string {
-	k := *s
-	k.InputBuffer, k.OutputBuffer, k.KernelBuffer, k.FuseWindow, k.FuseOut = 0, 0, 0, 0, 0
-	text := sha256.Sum256([]byte(k.Fuse.Prelude + "\x00" + k.Fuse.InputDecl + "\x00" + k.Fuse.ExtraParams))
-	k.Fuse = FuseText{Prelude: hex.EncodeToString(text[:8])}
-	return fmt.Sprintf("%+v", k)
-}
 
 // FuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
 // store (vkg_fuse.h): the prelude, the input's new declaration and the parameters

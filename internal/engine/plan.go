@@ -65,6 +65,12 @@ func PlanCreate(d Device, p *PlanParams) (Plan, error) {
 	cp.strided = cbool(p.Strided)
 	cp.storage = C.int(p.Storage)
 	cp.real_inplace = cbool(p.RealInPlace)
+	cp.hermitian = (*C.vkg_kernel)(p.Herm)
+	if p.HermWhy != "" {
+		why := C.CString(p.HermWhy) // copied at creation
+		defer C.free(unsafe.Pointer(why))
+		cp.hermitian_why = why
+	}
 	defer fillStages(&cp.stages, &p.Stages)()
 	var ph *C.vkg_plan
 	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })
@@ -103,6 +109,10 @@ func PlanFusedKernels(p Plan) int { return int(C.vkg_plan_fused_kernels(cplan(p)
 
 // PlanAxisUploads is the number of passes of a forward transform along the first axis.
 func PlanAxisUploads(p Plan) int { return int(C.vkg_plan_axis_uploads(cplan(p))) }
+
+// PlanPasses is the number of passes over the whole data of one transform of the plan:
+// VkFFT's kernel launches over every axis and the normalisation kernel, if any.
+func PlanPasses(p Plan, inverse bool) int { return int(C.vkg_plan_passes(cplan(p), cbool(inverse))) }
 
 // PlanOwnBytes is the device memory VkFFT allocated for the plan itself.
 func PlanOwnBytes(p Plan) int64 { return int64(C.vkg_plan_own_bytes(cplan(p))) }

@@ -27,6 +27,8 @@ void vkg_status_clear(vkg_status *st);
  * take a lock another thread might have held at fork time, checks the mark first and fails
  * with VKG_ERR_FORKED instead of waiting for threads that do not exist. */
 int vkg_forked(void);
+/* The mark itself, for callers that read it without a call (Go: an atomic load). */
+int *vkg_fork_mark(void);
 /* Registers the handler (idempotent; the load-time constructor already did). */
 void vkg_fork_watch(void);
 /* The handler itself: marks this process as a forked child. */
@@ -47,6 +49,11 @@ int vkg_fail_forked(vkg_status *st);
 	} while (0)
 
 typedef struct vkg_plan vkg_plan;
+/* For tests: forks, makes dev's and plan's calls in the child, which runs only C, and
+ * waits for it at most seconds; the child's exit code (bits: calls that did not fail with
+ * VKG_ERR_FORKED), -1 when killed at the deadline, 128 + a fatal signal, -2 on a failed
+ * fork or wait. vkg_fork.c says which calls. */
+int vkg_fork_probe(vkg_device *dev, vkg_plan *plan, int seconds);
 
 /* ---- the registered backend (vkg_backend.c) ----
  * The engine reaches the backend through vkg_be (vkg_backend.h says what each entry
@@ -143,6 +150,13 @@ typedef struct vkg_plan_params {
 	int r2r_dct, r2r_dst;    /* performDCT / performDST type 1..4 (kind VKG_R2R), else 0 */
 	int storage;             /* VKG_STORAGE_* */
 	int real_inplace;        /* R2C in one buffer with FFTW's padded rows */
+	/* FFTW's c2r semantics for R2C plans of more than one line (vkg_herm.h): the companion
+	 * kernel vkg_herm for the plan's storage type, run on the complex buffer before each
+	 * inverse. NULL where it could not be built: hermitian_why says why (copied at
+	 * creation), and the plan's inverse is refused rather than run on input that may not
+	 * be Hermitian. */
+	struct vkg_kernel *hermitian;
+	const char *hermitian_why;
 	/* convolution, separate input/output buffers, zero padding and fused stages
 	 * (vkg_core_fuse.h); all zero for a plain transform */
 	struct vkg_plan_stages {
@@ -211,7 +225,8 @@ int vkg_plan_run_device(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem rea
 /* One transform from device memory in to out on the device's queue (vkg_plan_run_device's
  * buffers as a caller names them): a complex plan runs in place when out == in and copies
  * in into out first otherwise; a real plan reads real in and writes complex out forward,
- * and the other way inverse (in is scratch then for more than one axis); an in-place real
+ * and the other way inverse (in is scratch then for more than one axis, and loses the
+ * imaginary parts of bins 0 and n/2 for a batch of lines: vkg_herm.h); an in-place real
  * plan needs out == in; a strided plan reads in through its input strides. Sizes (and
  * equal strides in place) are the caller's to check. For the C API's per-call entry
  * points. */
@@ -253,10 +268,17 @@ int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad 
 			    vkg_mem out, uint64_t items, uint64_t in_step, uint64_t out_step, int wait, vkg_status *st);
 int vkg_plan_run_io_host(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, void *dst, uint64_t dst_bytes,
 			 vkg_mem out, const void *src, uint64_t src_bytes, vkg_mem in, uint64_t items, vkg_status *st);
+/* The launches of the Hermitian projection before each inverse (vkg_herm.h); 0: none. */
+int vkg_plan_hermitian_launches(const vkg_plan *plan);
 /* How many of VkFFT's kernels the fused-stage rewriter changed (0 without stages). */
 int vkg_plan_fused_kernels(vkg_plan *plan);
 /* The number of passes (kernel launches) of a forward transform along the first axis. */
 int vkg_plan_axis_uploads(vkg_plan *plan);
+/* The passes over the whole data of one transform (forward, or inverse): the kernels
+ * VkFFT launches on every axis (Bluestein's second half and R2C's decomposition
+ * included) and the normalisation kernel when the plan has one, but not the c2r
+ * projection's small launches. 0 if the plan has no application in that direction. */
+int vkg_plan_passes(vkg_plan *plan, int inverse);
 /* Device memory VkFFT allocated itself for the plan (its temporary buffer), in bytes. */
 uint64_t vkg_plan_own_bytes(vkg_plan *plan);
 /* How often the plan recorded a direction into command buffers (backends that record:
@@ -300,9 +322,14 @@ int vkg_module_build(vkg_device *dev, const char *source, const void *binary, ui
 		     vkg_module **out, void **bin_out, uint64_t *bin_bytes, vkg_status *st);
 void vkg_module_destroy(vkg_module *m);
 int vkg_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_status *st);
-/* Expects the context entered. */
+/* Expects the context entered. Launches of one kernel may come from several threads at
+ * once (OpenCL keeps a kernel's arguments: its launches take a lock). */
 int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
 		      int nargs, const vkg_arg *args, vkg_status *st);
+/* The largest window of a buffer one kernel argument may view, and the alignment of its
+ * offset, in bytes: Vulkan's maxStorageBufferRange and minStorageBufferOffsetAlignment;
+ * unlimited (a device pointer) on OpenCL and CUDA. */
+void vkg_kernel_binding_limits(vkg_device *dev, uint64_t *max_bytes, uint64_t *align);
 /* vkg_kernel_launch on the device's queue, entering the context itself (vkg_conv.c). */
 int vkg_kernel_launch_now(vkg_device *dev, vkg_kernel *k, const uint64_t groups[2], uint32_t local, int nargs,
 			  const vkg_arg *args, vkg_status *st);

@@ -198,6 +198,13 @@ int vkg_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint
 	return vkg_be->kernel_launch(dev, queue, k, groups, local, nargs, args, st);
 }
 
+void vkg_kernel_binding_limits(vkg_device *dev, uint64_t *max_bytes, uint64_t *align)
+{
+	const vkg_device_info *info = vkg_be->device_info(dev);
+	*max_bytes = info->max_binding ? info->max_binding : UINT64_MAX;
+	*align = info->binding_align ? info->binding_align : 1;
+}
+
 const char *vkg_compiler_ident(void)
 {
 	return vkg_be && vkg_be->compiler_ident ? vkg_be->compiler_ident() : "";

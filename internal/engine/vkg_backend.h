@@ -79,9 +79,10 @@ typedef struct vkg_device_info {
 	/* companion kernels may add floats atomically in device memory (Vulkan needs
 	 * VK_EXT_shader_atomic_float; OpenCL and CUDA always can) */
 	int float_atomics;
-	/* the largest buffer a companion kernel binds (Vulkan's maxStorageBufferRange); 0: no
-	 * limit below max_alloc */
-	uint64_t max_binding;
+	/* the largest buffer a companion kernel binds, and the alignment of a bound window's
+	 * offset (Vulkan's maxStorageBufferRange and minStorageBufferOffsetAlignment); 0: no
+	 * limit, any offset (a device pointer on OpenCL and CUDA) */
+	uint64_t max_binding, binding_align;
 } vkg_device_info;
 
 /* The native handles VkFFT's configuration points at; they live as long as the device.
@@ -122,6 +123,12 @@ typedef struct vkg_arg {
 	const void *ptr;
 	uint32_t size;
 } vkg_arg;
+
+/* A view of a companion kernel's buffer argument: bytes [offset, offset+range), the
+ * offset a multiple of the device's binding_align. */
+typedef struct vkg_window {
+	uint64_t offset, range;
+} vkg_window;
 
 /* A queue and a point on it: what the engine remembers of a plan's last use where the
  * backend records into command buffers (record_begin). */
@@ -279,6 +286,10 @@ typedef struct vkg_backend {
 	void (*cmd_barrier)(void *cmd);
 	int (*cmd_scale)(vkg_device *dev, void *cmd, vkg_mem mem, uint64_t n, int double_precision, double factor,
 			 vkg_status *st);
+	/* Records a launch of companion kernel k into cmd (kernel_launch's arguments); win
+	 * gives one view per buffer argument, in order, or is NULL for whole buffers. */
+	int (*kernel_record)(vkg_device *dev, void *cmd, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+			     int nargs, const vkg_arg *args, const vkg_window *win, vkg_status *st);
 } vkg_backend;
 
 /* The entries every backend fills: engine.Register refuses a table without one. */

@@ -14,6 +14,7 @@
 
 #include "vkg.h"
 #include "vkg_fault.h"
+#include "vkg_herm.h"
 #include "vkg_xfer.h"
 
 #if VKFFT_BACKEND == 3
@@ -146,6 +147,7 @@ struct vkg_plan {
 	int device_pending;
 	struct vkg_stage_state stage; /* convolution, separate buffers, fused stages */
 	vkg_full_params full;         /* a whole-spectrum real plan (vkg_plan_set_full) */
+	vkg_herm herm;                /* FFTW's C2R semantics before the inverse (vkg_herm.h) */
 };
 
 static void vkg_log_reset(void)
@@ -362,6 +364,12 @@ static int enqueue(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem real_buf
 		plan->launch_real = real_buffer ? native_mem(real_buffer) : plan->real;
 		lp.inputBuffer = &plan->launch_real;
 	}
+	if (inverse && plan->herm.needed) {
+		/* the spectrum VkFFT's C2R reads, made Hermitian on the same queue first */
+		int rc = vkg_herm_run(plan->dev, queue, &plan->herm, (vkg_mem)(uintptr_t)plan->launch_buffer, st);
+		if (rc)
+			return rc;
+	}
 #if VKFFT_BACKEND == 1
 	plan->launch_queue = queue ? (cudaStream_t)(uintptr_t)queue : *(cudaStream_t *)plan->native.queue;
 #else
@@ -482,6 +490,9 @@ int vkg_plan_set_full(vkg_plan *plan, const vkg_full_params *f, vkg_status *st)
 	if (!f->to_full || !f->from_full || !f->buffer)
 		return vkg_fail(st, VKG_ERR_INVALID, 0, "a whole-spectrum plan needs its two kernels and its buffer");
 	plan->full = *f;
+	/* the fold, (X + conj(X[-k]))/2, leaves a Hermitian half: no projection to run */
+	if (f->mode == VKG_FULL_EXPAND)
+		plan->herm.needed = 0;
 	describe(plan);
 	return VKG_OK;
 }
@@ -531,6 +542,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	plan->dev = dev;
 	plan->params = *p;
 	plan->params.load_blob = NULL;
+	plan->params.hermitian_why = NULL; /* vkg_herm_init keeps a copy */
 	vkg_device_native(dev, &plan->native);
 #if VKFFT_BACKEND == 1
 	/* one table per process: every device of the backend hands out the same */
@@ -643,6 +655,10 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		c.saveApplicationToString = 1;
 	}
 	describe(plan);
+	/* plans with stages run their inverse through vkg_plan_run_io: the products of
+	 * forward transforms they invert are Hermitian already */
+	if (!vkg_stages_active(&p->stages) && (rc = vkg_herm_init(&plan->herm, dev, p, st)) != VKG_OK)
+		goto fail_app;
 
 	rc = vkg_ctx_enter(dev, st);
 	if (rc)
@@ -699,6 +715,7 @@ fail_app:
 #if VKFFT_BACKEND == 0
 	vk_plan_free(plan);
 #endif
+	vkg_herm_free(&plan->herm);
 	free(plan->app);
 	free(plan);
 	return rc;
@@ -744,6 +761,7 @@ void vkg_plan_destroy(vkg_plan *plan)
 #if VKFFT_BACKEND == 0
 	vk_plan_free(plan);
 #endif
+	vkg_herm_free(&plan->herm);
 	free(plan->app);
 	free(plan);
 }
@@ -930,10 +948,40 @@ int vkg_plan_run_io_wait(vkg_plan *plan, int inverse, vkg_mem buffer, vkg_mem in
 
 int vkg_plan_fused_kernels(vkg_plan *plan) { return plan->stage.fused; }
 
+int vkg_plan_hermitian_launches(const vkg_plan *plan)
+{
+	return plan->herm.needed && plan->herm.k ? plan->herm.nlaunches : 0;
+}
+
 int vkg_plan_axis_uploads(vkg_plan *plan)
 {
 	return plan->app->localFFTPlan ? (int)plan->app->localFFTPlan->numAxisUploads[0]
 				       : (int)plan->app->localFFTPlan_inverse->numAxisUploads[0];
+}
+
+int vkg_plan_passes(vkg_plan *plan, int inverse)
+{
+	VkFFTApplication *app = plan->app;
+	VkFFTPlan *p = inverse ? app->localFFTPlan_inverse : app->localFFTPlan;
+	double scale = inverse ? plan->params.inverse_scale : plan->params.forward_scale;
+	pfUINT i;
+	int n = 0;
+	if (!p)
+		return 0;
+	/* as VkFFTAppend dispatches them (vkFFT_RunApp.h) */
+	for (i = 0; i < app->configuration.FFTdim; i++) {
+		int uploads = (int)p->numAxisUploads[i];
+		if (app->configuration.omitDimension[i])
+			continue;
+		n += uploads;
+		if (app->useBluesteinFFT[i] && uploads > 1)
+			n += uploads - 1;
+	}
+	if (p->bigSequenceEvenR2C)
+		n++;
+	if (scale != 0.0 && scale != 1.0)
+		n++;
+	return n;
 }
 
 uint64_t vkg_plan_own_bytes(vkg_plan *plan)

@@ -103,6 +103,43 @@ static void vk_plan_free(vkg_plan *plan)
 	plan->vk = NULL;
 }
 
+/* Records the Hermitian projection of complex buffer b (vkg_herm.h) into cb, each launch
+ * viewing its two windows of b, then a barrier before the C2R that reads b. On Vulkan
+ * the kernel's indices are 32-bit: the outer stride and the window offsets enter modulo
+ * 2^32, which the kernel's unsigned arithmetic undoes (every index it forms lies inside
+ * its window). */
+static int vk_record_herm(vkg_plan *plan, VkCommandBuffer cb, VkBuffer b, vkg_status *st)
+{
+	const vkg_herm *h = &plan->herm;
+	vkg_arg args[VKG_HERM_NARGS];
+	uint64_t vals[VKG_HERM_NSCALARS], mem = (uint64_t)(uintptr_t)b;
+	int i, j, rc;
+
+	if ((rc = vkg_herm_check(h, st)) != VKG_OK)
+		return rc;
+	args[0].ptr = args[1].ptr = &mem;
+	args[0].size = args[1].size = sizeof mem;
+	for (j = 0; j < VKG_HERM_NSCALARS; j++) {
+		args[2 + j].ptr = &vals[j];
+		args[2 + j].size = 8;
+	}
+	for (i = 0; i < h->nlaunches; i++) {
+		const vkg_herm_launch *l = &h->launches[i];
+		vkg_window win[2] = {{l->a_off, l->a_bytes}, {l->b_off, l->b_bytes}};
+		uint64_t groups[2] = {l->groups, 1};
+		for (j = 0; j < VKG_HERM_NSCALARS; j++)
+			vals[j] = l->arg[j];
+		vals[VKG_HERM_SOUT] &= 0xffffffffu;
+		vals[VKG_HERM_AOFF] &= 0xffffffffu;
+		vals[VKG_HERM_BOFF] &= 0xffffffffu;
+		rc = vkg_be->kernel_record(plan->dev, cb, h->k, groups, VKG_HERM_LOCAL, VKG_HERM_NARGS, args, win, st);
+		if (rc)
+			return rc;
+	}
+	vkg_be->cmd_barrier(cb);
+	return VKG_OK;
+}
+
 /* slot_for returns the slot VkFFT must be pointed at for handle b. */
 static VkBuffer *slot_for(VkBuffer slots[2], int *cur, VkBuffer b)
 {
@@ -151,6 +188,10 @@ static int vk_record(vkg_plan *plan, int d, VkBuffer b, VkBuffer r, double scale
 	if (res != VK_SUCCESS)
 		return vk_fail(st, res, "vkBeginCommandBuffer");
 	lp.commandBuffer = &vk->sec[d];
+	if (d == 1 && plan->herm.needed && (rc = vk_record_herm(plan, vk->sec[d], b, st)) != VKG_OK) {
+		vkEndCommandBuffer(vk->sec[d]);
+		return rc;
+	}
 	if (vk->fresh) {
 		/* another pointer to the same handle: VkFFT rewrites every descriptor set */
 		vk->buf_cur ^= 1;

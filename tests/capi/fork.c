@@ -178,6 +178,7 @@ static void child_calls(void)
 	EXPECT_FORKED(vkfftgo_kernel_cache_set_max_bytes(0));
 	EXPECT_FORKED(vkfftgo_kernel_cache_get_stats(&ks));
 	EXPECT_FORKED(vkfftgo_kernel_cache_clear(&removed));
+	EXPECT_FORKED(vkfftgo_kernel_cache_contains(dev, &desc, &dbl));
 	EXPECT_FORKED(vkfftgo_buffer_create(dev, bytes, &b2));
 	EXPECT_FORKED(vkfftgo_buffer_size(buf, &a));
 	EXPECT_FORKED(vkfftgo_buffer_upload(buf, in, bytes));

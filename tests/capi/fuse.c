@@ -1,5 +1,6 @@
 /* fuse.c — the C API's convolutions and spectrometer against direct float64 sums,
  * accumulation and reset, device buffers, and bad arguments. */
+#define _DEFAULT_SOURCE /* M_PI */
 #include <math.h>
 #include <stdint.h>
 
@@ -242,8 +243,220 @@ static void test_spectrometer(vkfftgo_device *dev)
 	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_UNSUPPORTED, "N = 1");
 	d.n = 256;
 	d.input = 42;
-	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "input format");
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT,
+		    "desc->input is 42|VKFFTGO_COMPLEX_INT8 (1)|VKFFTGO_REAL_INT16 (6)");
+	d.input = 0;
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->input is 0");
 	printf("   spectrometer (complex int8, window, scale): two calls match a float64 DFT, reset zeroes\n");
+}
+
+/* The per-call functions' checks, made in C (capi/hotpath_fuse.c) with the messages the
+ * Go API gives, and the paths a check lets through: out != in on device buffers (out
+ * gets a copy of in, which stays unchanged), samples in pinned memory of the device's. */
+static void test_fuse_checks(vkfftgo_device *dev)
+{
+	enum { NY = 8, NX = 8, N = NY * NX, NFFT = 64, BATCH = 2 };
+	float x[N], k[N], y[N], back[N], psd[NFFT], psd2[NFFT];
+	double want[N];
+	static int8_t s[2 * NFFT * BATCH];
+	vkfftgo_convolution_desc cd = VKFFTGO_CONVOLUTION_DESC_INIT;
+	vkfftgo_spectrometer_desc sd = VKFFTGO_SPECTROMETER_DESC_INIT;
+	vkfftgo_convolution *c;
+	vkfftgo_spectrometer *sp;
+	vkfftgo_buffer *bin, *bout, *small, *other_buf, *sbuf;
+	vkfftgo_host_buffer *hb;
+	vkfftgo_device *other;
+	void *pinned;
+	size_t i;
+	for (i = 0; i < N; i++) {
+		x[i] = (float)test_value(i + 77);
+		k[i] = (float)test_value(i + 777);
+	}
+	for (i = 0; i < sizeof s; i++)
+		s[i] = (int8_t)(test_value(i + 7) * 100);
+	cd.kind = VKFFTGO_R2C;
+	cd.rank = 2;
+	cd.shape[0] = NY;
+	cd.shape[1] = NX;
+	CHECK(vkfftgo_convolution_create(dev, &cd, k, sizeof k, &c));
+	sd.n = NFFT;
+	sd.batch = BATCH;
+	CHECK(vkfftgo_spectrometer_create(dev, &sd, &sp));
+	CHECK(vkfftgo_device_open(0, &other));
+	CHECK(vkfftgo_buffer_create(dev, sizeof x, &bin));
+	CHECK(vkfftgo_buffer_create(dev, sizeof x, &bout));
+	CHECK(vkfftgo_buffer_create(dev, sizeof x - 4, &small));
+	CHECK(vkfftgo_buffer_create(other, sizeof x, &other_buf));
+	CHECK(vkfftgo_buffer_create(dev, sizeof s, &sbuf));
+
+	/* out != in: the result in out, in as it was */
+	ref_conv(x, k, want, NY, NX, 0);
+	CHECK(vkfftgo_buffer_upload(bin, x, sizeof x));
+	CHECK(vkfftgo_convolution_apply_buffer(c, bout, bin));
+	CHECK(vkfftgo_buffer_download(bout, y, sizeof y));
+	CHECK(vkfftgo_buffer_download(bin, back, sizeof back));
+	if (rel_err_f(y, want, N) > 1e-5 || memcmp(back, x, sizeof x) != 0) {
+		fprintf(stderr, "convolution of buffers out of place: relative error %g, in %s\n", rel_err_f(y, want, N),
+			memcmp(back, x, sizeof x) ? "changed" : "unchanged");
+		exit(1);
+	}
+	/* convolution checks */
+	EXPECT_FAIL(vkfftgo_convolution_apply(NULL, y, sizeof y, x, sizeof x), VKFFTGO_ERROR_NULL_POINTER,
+		    "vkfftgo_convolution_apply: convolution handle is NULL");
+	EXPECT_FAIL(vkfftgo_convolution_apply(c, NULL, sizeof y, x, sizeof x), VKFFTGO_ERROR_NULL_POINTER, "out or in is NULL");
+	EXPECT_FAIL(vkfftgo_convolution_apply(c, y, sizeof y, x, sizeof x + 4), VKFFTGO_ERROR_WRONG_SIZE,
+		    "in has 260 bytes and out 256; the convolution needs in 256 and out 256");
+	EXPECT_FAIL(vkfftgo_convolution_apply((vkfftgo_convolution *)sp, y, sizeof y, x, sizeof x),
+		    VKFFTGO_ERROR_INVALID_HANDLE, "is not a live convolution handle");
+	EXPECT_FAIL(vkfftgo_convolution_apply_buffer(c, NULL, bin), VKFFTGO_ERROR_NULL_POINTER,
+		    "vkfftgo_convolution_apply_buffer: out is NULL");
+	EXPECT_FAIL(vkfftgo_convolution_apply_buffer(c, bout, NULL), VKFFTGO_ERROR_NULL_POINTER, "in is NULL");
+	EXPECT_FAIL(vkfftgo_convolution_apply_buffer(c, bout, small), VKFFTGO_ERROR_WRONG_SIZE,
+		    "in has 252 bytes and out 256");
+	EXPECT_FAIL(vkfftgo_convolution_apply_buffer(c, other_buf, bin), VKFFTGO_ERROR_WRONG_DEVICE,
+		    "a buffer belongs to another device than the convolution");
+	EXPECT_FAIL(vkfftgo_convolution_apply_buffer(c, bout, (vkfftgo_buffer *)c), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "in|is not a live buffer handle");
+	EXPECT_FAIL(vkfftgo_convolution_apply_buffer((vkfftgo_convolution *)bin, bout, bin), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "is not a live convolution handle");
+
+	/* spectrometer checks */
+	EXPECT_FAIL(vkfftgo_spectrometer_accumulate(NULL, s, sizeof s), VKFFTGO_ERROR_NULL_POINTER,
+		    "vkfftgo_spectrometer_accumulate: spectrometer handle is NULL");
+	EXPECT_FAIL(vkfftgo_spectrometer_accumulate((vkfftgo_spectrometer *)c, s, sizeof s), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "is not a live spectrometer handle");
+	EXPECT_FAIL(vkfftgo_spectrometer_accumulate_buffer(sp, NULL), VKFFTGO_ERROR_NULL_POINTER, "samples is NULL");
+	EXPECT_FAIL(vkfftgo_spectrometer_accumulate_buffer(sp, small), VKFFTGO_ERROR_WRONG_SIZE,
+		    "samples has 252 bytes; the spectrometer takes 256");
+	EXPECT_FAIL(vkfftgo_spectrometer_accumulate_buffer(sp, other_buf), VKFFTGO_ERROR_WRONG_DEVICE,
+		    "the buffer belongs to another device than the spectrometer");
+	EXPECT_FAIL(vkfftgo_spectrometer_accumulate_buffer(sp, (vkfftgo_buffer *)sp), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "samples|is not a live buffer handle");
+	EXPECT_FAIL(vkfftgo_spectrometer_read(sp, NULL, NFFT), VKFFTGO_ERROR_NULL_POINTER, "psd is NULL");
+	EXPECT_FAIL(vkfftgo_spectrometer_read(sp, psd, NFFT + 1), VKFFTGO_ERROR_WRONG_SIZE,
+		    "count is 65; the spectrometer has 64 bins");
+	EXPECT_FAIL(vkfftgo_spectrometer_reset((vkfftgo_spectrometer *)other), VKFFTGO_ERROR_INVALID_HANDLE,
+		    "vkfftgo_spectrometer_reset|is not a live spectrometer handle");
+
+	/* the same samples from pageable memory, from the device's pinned memory and from a
+	 * device buffer give the same bins */
+	CHECK(vkfftgo_spectrometer_accumulate(sp, s, sizeof s));
+	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
+	CHECK(vkfftgo_spectrometer_reset(sp));
+	CHECK(vkfftgo_host_buffer_create(dev, sizeof s, &hb, &pinned));
+	memcpy(pinned, s, sizeof s);
+	CHECK(vkfftgo_spectrometer_accumulate(sp, pinned, sizeof s));
+	CHECK(vkfftgo_spectrometer_read(sp, psd2, NFFT));
+	if (memcmp(psd, psd2, sizeof psd) != 0) {
+		fprintf(stderr, "spectrometer: pinned samples give other bins than pageable ones\n");
+		exit(1);
+	}
+	CHECK(vkfftgo_spectrometer_reset(sp));
+	CHECK(vkfftgo_buffer_upload(sbuf, s, sizeof s));
+	CHECK(vkfftgo_spectrometer_accumulate_buffer(sp, sbuf));
+	CHECK(vkfftgo_spectrometer_read(sp, psd2, NFFT));
+	if (memcmp(psd, psd2, sizeof psd) != 0) {
+		fprintf(stderr, "spectrometer: device samples give other bins than host ones\n");
+		exit(1);
+	}
+	CHECK(vkfftgo_host_buffer_destroy(hb));
+	CHECK(vkfftgo_buffer_destroy(sbuf));
+	CHECK(vkfftgo_buffer_destroy(other_buf));
+	CHECK(vkfftgo_buffer_destroy(small));
+	CHECK(vkfftgo_buffer_destroy(bout));
+	CHECK(vkfftgo_buffer_destroy(bin));
+	CHECK(vkfftgo_device_close(other));
+	CHECK(vkfftgo_spectrometer_destroy(sp));
+	CHECK(vkfftgo_convolution_destroy(c));
+	printf("   per-call checks and messages (C); out-of-place buffers; pinned, pageable and device samples agree\n");
+}
+
+/* A multi-pass spectrum (VkFFT leaves the bins in its own order, which the read puts
+ * right) with fftshift: bins of tones and of noise against a float64 DFT of those bins. */
+static void test_spectrometer_order(vkfftgo_device *dev)
+{
+	enum { NFFT = 16384, NCHECK = 12 };
+	static const int64_t tones[3] = {3, 5000, NFFT - 77};
+	static const int64_t check_bins[NCHECK] = {0, 1, 3, 4, 5000, 5001, 8191, 8192, 12000, NFFT - 77, NFFT - 1, 777};
+	static int8_t s[2 * NFFT];
+	static float psd[NFFT];
+	vkfftgo_spectrometer_desc d = VKFFTGO_SPECTROMETER_DESC_INIT;
+	vkfftgo_spectrometer *sp;
+	double peak = 0;
+	int64_t t, j, best = 0;
+	for (t = 0; t < NFFT; t++) {
+		double re = 0, im = 0;
+		for (j = 0; j < 3; j++) {
+			double a = 2 * M_PI * (double)(tones[j] * t % NFFT) / NFFT;
+			re += (30 + 10 * j) * cos(a);
+			im += (30 + 10 * j) * sin(a);
+		}
+		s[2 * t] = (int8_t)lrint(re);
+		s[2 * t + 1] = (int8_t)lrint(im);
+	}
+	d.n = NFFT;
+	d.fftshift = 1;
+	CHECK(vkfftgo_spectrometer_create(dev, &d, &sp));
+	CHECK(vkfftgo_spectrometer_accumulate(sp, s, sizeof s));
+	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
+	for (t = 0; t < NFFT; t++)
+		if (psd[t] > psd[best])
+			best = t;
+	for (j = 0; j < NCHECK; j++) { /* bin k is read at (k + n/2) mod n */
+		int64_t kb = check_bins[j];
+		double re = 0, im = 0, p, got = psd[(kb + NFFT / 2) % NFFT];
+		for (t = 0; t < NFFT; t++) {
+			double a = -2 * M_PI * (double)(kb * t % NFFT) / NFFT;
+			re += s[2 * t] * cos(a) - s[2 * t + 1] * sin(a);
+			im += s[2 * t] * sin(a) + s[2 * t + 1] * cos(a);
+		}
+		p = re * re + im * im;
+		peak = p > peak ? p : peak;
+		if (fabs(got - p) > 1e-5 * 50.0 * 50.0 * NFFT * NFFT) {
+			fprintf(stderr, "spectrometer order: bin %lld reads %g, want %g\n", (long long)kb, got, p);
+			exit(1);
+		}
+	}
+	if (best != (tones[2] + NFFT / 2) % NFFT) {
+		fprintf(stderr, "spectrometer order: the strongest bin reads at %lld, want %lld\n", (long long)best,
+			(long long)((tones[2] + NFFT / 2) % NFFT));
+		exit(1);
+	}
+	CHECK(vkfftgo_spectrometer_destroy(sp));
+	printf("   spectrometer of %d points (multi-pass, bins reordered on read) with fftshift: tones and noise in their bins\n",
+	       NFFT);
+}
+
+/* Every sample format's enum value makes a spectrometer: the values run from 1 up to the
+ * first one refused, which must be past the last this header names. */
+static void test_spectrometer_formats(vkfftgo_device *dev)
+{
+	vkfftgo_spectrometer_desc d = VKFFTGO_SPECTROMETER_DESC_INIT;
+	vkfftgo_spectrometer *sp;
+	vkfftgo_status st;
+	char words[64];
+	int64_t bins = 0;
+	size_t sample_bytes = 0;
+	d.n = 64;
+	d.fusion = VKFFTGO_FUSION_COMPANION;
+	for (d.input = VKFFTGO_COMPLEX_INT8;; d.input++) {
+		st = vkfftgo_spectrometer_create(dev, &d, &sp);
+		if (st != VKFFTGO_SUCCESS)
+			break;
+		CHECK(vkfftgo_spectrometer_size(sp, &bins, &sample_bytes));
+		if ((bins != d.n && bins != d.n / 2 + 1) || sample_bytes < (size_t)d.n || sample_bytes % (size_t)d.n) {
+			fprintf(stderr, "format %d: %lld bins, %zu sample bytes\n", (int)d.input, (long long)bins, sample_bytes);
+			exit(1);
+		}
+		CHECK(vkfftgo_spectrometer_destroy(sp));
+	}
+	snprintf(words, sizeof words, "desc->input is %d", (int)d.input);
+	EXPECT_FAIL(st, VKFFTGO_ERROR_INVALID_ARGUMENT, words);
+	if (d.input <= VKFFTGO_REAL_INT16) {
+		fprintf(stderr, "format %d refused: %s\n", (int)d.input, vkfftgo_last_error());
+		exit(1);
+	}
+	printf("   spectrometer formats 1..%d: each makes a spectrometer\n", (int)d.input - 1);
 }
 
 int main(void)
@@ -255,6 +468,9 @@ int main(void)
 	test_convolution(dev);
 	test_linear_convolution(dev);
 	test_spectrometer(dev);
+	test_fuse_checks(dev);
+	test_spectrometer_order(dev);
+	test_spectrometer_formats(dev);
 	/* closing the device closes what was made on it; its handles go invalid */
 	sd.n = 64;
 	CHECK(vkfftgo_spectrometer_create(dev, &sd, &sp));

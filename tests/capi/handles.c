@@ -1,10 +1,11 @@
 /* handles.c — generation-checked handles and the C per-call path:
- *  1. the per-call functions (vkfftgo_execute_async too) never enter the library's Go
- *     runtime;
+ *  1. the per-call functions (vkfftgo_execute_async, vkfftgo_stream_wait, the
+ *     convolutions' and the spectrometer's too) never enter the library's Go runtime;
  *  2. a destroyed handle is dead for good, also after its slot serves a new object;
  *  3. made-up handle values and handles of another kind are refused, not followed;
- *  4. destroying a plan or buffer, or closing the device, while other threads run
- *     transforms on them gives those calls an error, never a crash.
+ *  4. destroying a plan, buffer, convolution, spectrometer or stream, or closing the
+ *     device, while other threads run calls on them gives those calls an error, never a
+ *     crash.
  *   cc -pthread handles.c $(pkg-config --cflags --libs vkfftgo) */
 #define _XOPEN_SOURCE 700 /* sigaltstack */
 #include <math.h>
@@ -15,6 +16,13 @@
 #include "check.h"
 
 #define N 256 /* 1-D C2C of 256: 2048 bytes */
+/* the convolutions: R2C 8 x 8 (256 bytes of floats), circular and padded for a 3 x 3
+ * kernel; the spectrometer: complex int8, 64 points, batch 2 (256 bytes, 64 bins) */
+#define CONV_NY 8
+#define CONV_NX 8
+#define CONV_BYTES (CONV_NY * CONV_NX * 4)
+#define SP_N 64
+#define SP_BYTES (2 * SP_N * 2)
 
 static vkfftgo_device *dev;
 
@@ -34,6 +42,7 @@ struct hot {
 	vkfftgo_buffer *a, *b, *c;
 	vkfftgo_stream *s;
 	vkfftgo_host_buffer *ha, *hb;
+	void *ha_ptr;
 	float *x, *y;
 #if VKFFTGO_BACKEND == 3
 	struct _cl_mem *ma, *mb;
@@ -42,6 +51,11 @@ struct hot {
 #elif VKFFTGO_BACKEND == 0
 	struct VkBuffer_T *ma, *mb;
 #endif
+	vkfftgo_convolution *conv, *padded, *dead_conv;
+	vkfftgo_spectrometer *sp, *dead_sp;
+	vkfftgo_buffer *cin, *cout, *samples; /* conv data (CONV_BYTES) and a batch of samples */
+	float *cx, *cy, *psd;
+	int8_t *sx;
 	const char *entered; /* the first call after which the thread had entered Go */
 	int go_probe_works;  /* a Go-side call does give the thread a signal stack */
 };
@@ -89,6 +103,21 @@ static void *hot_thread(void *arg)
 	}
 	HOT(vkfftgo_execute_async(h->plan, h->s, VKFFTGO_FORWARD, h->hb, h->ha));
 	HOT(vkfftgo_execute_async(h->plan, h->s, VKFFTGO_INVERSE, h->hb, h->hb));
+	HOT(vkfftgo_stream_wait(h->s));
+	HOT(vkfftgo_device_sync(dev));
+	/* convolutions: host, buffers in place and out of place, zero-padded */
+	HOT(vkfftgo_convolution_apply(h->conv, h->cy, CONV_BYTES, h->cx, CONV_BYTES));
+	HOT(vkfftgo_convolution_apply_buffer(h->conv, h->cin, h->cin));
+	HOT(vkfftgo_convolution_apply_buffer(h->conv, h->cout, h->cin));
+	HOT(vkfftgo_convolution_apply(h->padded, h->cy, CONV_BYTES, h->cx, CONV_BYTES));
+	HOT(vkfftgo_convolution_apply_buffer(h->padded, h->cout, h->cin));
+	/* the spectrometer: host (pageable and the device's pinned memory), device samples,
+	 * read, reset */
+	HOT(vkfftgo_spectrometer_accumulate(h->sp, h->sx, SP_BYTES));
+	HOT(vkfftgo_spectrometer_accumulate(h->sp, h->ha_ptr, SP_BYTES));
+	HOT(vkfftgo_spectrometer_accumulate_buffer(h->sp, h->samples));
+	HOT(vkfftgo_spectrometer_read(h->sp, h->psd, SP_N));
+	HOT(vkfftgo_spectrometer_reset(h->sp));
 	HOT(vkfftgo_device_sync(dev));
 	HOT(vkfftgo_device_set_staging_threshold(dev, 0)); /* the next host call stages */
 	HOT(vkfftgo_forward(h->plan, h->y, h->x));
@@ -110,6 +139,24 @@ static void *hot_thread(void *arg)
 	HOT(vkfftgo_execute_async(h->plan, NULL, VKFFTGO_FORWARD, h->hb, h->ha));
 	HOT(vkfftgo_execute_async(h->plan, h->s, 0, h->hb, h->ha));
 	HOT(vkfftgo_execute_async(h->strided, h->s, VKFFTGO_FORWARD, h->hb, h->ha)); /* refused */
+	HOT(vkfftgo_stream_wait(NULL));
+	HOT(vkfftgo_stream_wait((vkfftgo_stream *)h->plan));
+	HOT(vkfftgo_convolution_apply(h->dead_conv, h->cy, CONV_BYTES, h->cx, CONV_BYTES));
+	HOT(vkfftgo_convolution_apply(h->conv, h->cy, CONV_BYTES - 4, h->cx, CONV_BYTES));
+	HOT(vkfftgo_convolution_apply(NULL, h->cy, CONV_BYTES, h->cx, CONV_BYTES));
+	HOT(vkfftgo_convolution_apply((vkfftgo_convolution *)h->sp, h->cy, CONV_BYTES, h->cx, CONV_BYTES));
+	HOT(vkfftgo_convolution_apply_buffer(h->dead_conv, h->cin, h->cin));
+	HOT(vkfftgo_convolution_apply_buffer(h->conv, h->a, h->cin)); /* wrong size */
+	HOT(vkfftgo_convolution_apply_buffer(h->conv, NULL, h->cin));
+	HOT(vkfftgo_convolution_apply_buffer(h->conv, h->cout, (vkfftgo_buffer *)h->conv));
+	HOT(vkfftgo_spectrometer_accumulate(h->dead_sp, h->sx, SP_BYTES));
+	HOT(vkfftgo_spectrometer_accumulate(h->sp, h->sx, SP_BYTES - 1));
+	HOT(vkfftgo_spectrometer_accumulate(h->sp, NULL, SP_BYTES));
+	HOT(vkfftgo_spectrometer_accumulate_buffer(h->sp, h->a)); /* wrong size */
+	HOT(vkfftgo_spectrometer_accumulate_buffer((vkfftgo_spectrometer *)h->conv, h->samples));
+	HOT(vkfftgo_spectrometer_read(h->sp, h->psd, SP_N - 1));
+	HOT(vkfftgo_spectrometer_read(h->dead_sp, h->psd, SP_N));
+	HOT(vkfftgo_spectrometer_reset(h->dead_sp));
 #if VKFFTGO_BACKEND == 3
 	HOT(vkfftgo_execute_cl(h->dead, VKFFTGO_FORWARD, h->mb, h->ma));
 	HOT(vkfftgo_execute_cl(h->plan, VKFFTGO_FORWARD, NULL, h->ma));
@@ -130,6 +177,62 @@ static void *hot_thread(void *arg)
 		h->go_probe_works = has_signal_stack();
 	}
 	return NULL;
+}
+
+/* The convolutions and spectrometer of the hot thread, and dead ones; the
+ * spectrometer's first host accumulation (which has Go make its host-streaming buffers,
+ * once) is made here. */
+static void make_fused(struct hot *h)
+{
+	vkfftgo_convolution_desc cd = VKFFTGO_CONVOLUTION_DESC_INIT;
+	vkfftgo_spectrometer_desc sd = VKFFTGO_SPECTROMETER_DESC_INIT;
+	float k[CONV_NY * CONV_NX];
+	size_t i;
+	h->cx = (float *)malloc(CONV_BYTES);
+	h->cy = (float *)malloc(CONV_BYTES);
+	h->psd = (float *)malloc(SP_N * sizeof(float));
+	h->sx = (int8_t *)malloc(SP_BYTES);
+	for (i = 0; i < CONV_NY * CONV_NX; i++) {
+		h->cx[i] = (float)test_value(i + 3);
+		k[i] = (float)test_value(i + 300);
+	}
+	for (i = 0; i < SP_BYTES; i++)
+		h->sx[i] = (int8_t)(test_value(i + 30) * 100);
+	memcpy(h->ha_ptr, h->sx, SP_BYTES);
+	cd.kind = VKFFTGO_R2C;
+	cd.rank = 2;
+	cd.shape[0] = CONV_NY;
+	cd.shape[1] = CONV_NX;
+	CHECK(vkfftgo_convolution_create(dev, &cd, k, sizeof k, &h->conv));
+	CHECK(vkfftgo_convolution_create(dev, &cd, k, sizeof k, &h->dead_conv));
+	CHECK(vkfftgo_convolution_destroy(h->dead_conv));
+	cd.kernel_shape[0] = cd.kernel_shape[1] = 3;
+	CHECK(vkfftgo_convolution_create(dev, &cd, k, 9 * sizeof(float), &h->padded));
+	sd.n = SP_N;
+	sd.batch = 2;
+	CHECK(vkfftgo_spectrometer_create(dev, &sd, &h->sp));
+	CHECK(vkfftgo_spectrometer_create(dev, &sd, &h->dead_sp));
+	CHECK(vkfftgo_spectrometer_destroy(h->dead_sp));
+	CHECK(vkfftgo_buffer_create(dev, CONV_BYTES, &h->cin));
+	CHECK(vkfftgo_buffer_create(dev, CONV_BYTES, &h->cout));
+	CHECK(vkfftgo_buffer_create(dev, SP_BYTES, &h->samples));
+	CHECK(vkfftgo_buffer_upload(h->cin, h->cx, CONV_BYTES));
+	CHECK(vkfftgo_buffer_upload(h->samples, h->sx, SP_BYTES));
+	CHECK(vkfftgo_spectrometer_accumulate(h->sp, h->sx, SP_BYTES));
+}
+
+static void free_fused(struct hot *h)
+{
+	CHECK(vkfftgo_buffer_destroy(h->cin));
+	CHECK(vkfftgo_buffer_destroy(h->cout));
+	CHECK(vkfftgo_buffer_destroy(h->samples));
+	CHECK(vkfftgo_convolution_destroy(h->conv));
+	CHECK(vkfftgo_convolution_destroy(h->padded));
+	CHECK(vkfftgo_spectrometer_destroy(h->sp));
+	free(h->cx);
+	free(h->cy);
+	free(h->psd);
+	free(h->sx);
 }
 
 static void no_go_on_the_hot_path(void)
@@ -185,8 +288,9 @@ static void no_go_on_the_hot_path(void)
 	CHECK(vkfftgo_execute_buffer(h.plan, VKFFTGO_FORWARD, h.b, h.a));
 	CHECK(vkfftgo_buffer_upload(h.a, h.x, bytes));
 	CHECK(vkfftgo_stream_create(dev, &h.s));
-	CHECK(vkfftgo_host_buffer_create(dev, bytes, &h.ha, NULL));
+	CHECK(vkfftgo_host_buffer_create(dev, bytes, &h.ha, &h.ha_ptr));
 	CHECK(vkfftgo_host_buffer_create(dev, bytes, &h.hb, NULL));
+	make_fused(&h);
 	pthread_create(&t, NULL, hot_thread, &h);
 	pthread_join(t, NULL);
 	CHECK(vkfftgo_stream_wait(h.s));
@@ -198,6 +302,12 @@ static void no_go_on_the_hot_path(void)
 		fprintf(stderr, "the probe cannot tell: a Go call left no signal stack on the thread\n");
 		exit(1);
 	}
+	for (i = 0; i < SP_N; i++)
+		if (!(h.psd[i] >= 0)) {
+			fprintf(stderr, "bin %zu of the spectrometer read from the thread is %g\n", i, h.psd[i]);
+			exit(1);
+		}
+	free_fused(&h);
 	CHECK(vkfftgo_stream_destroy(h.s));
 	CHECK(vkfftgo_host_buffer_destroy(h.ha));
 	CHECK(vkfftgo_host_buffer_destroy(h.hb));
@@ -210,7 +320,8 @@ static void no_go_on_the_hot_path(void)
 	CHECK(vkfftgo_plan_destroy(h.strided));
 	free(h.x);
 	free(h.y);
-	printf("handles: the per-call functions (successes and errors, vkfftgo_execute_async too) never enter Go, for C2C, R2R, in-place R2C and strided plans: OK\n");
+	printf("handles: the per-call functions (successes and errors; vkfftgo_execute_async, vkfftgo_stream_wait, "
+	       "convolutions and the spectrometer too) never enter Go, for C2C, R2R, in-place R2C and strided plans: OK\n");
 }
 
 static void stale_handles(void)
@@ -274,6 +385,72 @@ static void stale_handles(void)
 	CHECK(vkfftgo_buffer_destroy(freshb));
 	CHECK(vkfftgo_plan_destroy(fresh));
 
+	/* a convolution, a spectrometer and a stream: the stale handle is refused by every
+	 * per-call function while a new object has the freed slot, which still works */
+	{
+		vkfftgo_convolution_desc cd = VKFFTGO_CONVOLUTION_DESC_INIT;
+		vkfftgo_spectrometer_desc sd = VKFFTGO_SPECTROMETER_DESC_INIT;
+		vkfftgo_convolution *oldc, *freshc;
+		vkfftgo_spectrometer *olds, *freshs;
+		vkfftgo_stream *olds_t, *fresh_t;
+		vkfftgo_buffer *cb;
+		float k[CONV_NY * CONV_NX], cx[CONV_NY * CONV_NX], psd[SP_N];
+		int8_t samples[SP_BYTES];
+		for (i = 0; i < CONV_NY * CONV_NX; i++)
+			k[i] = cx[i] = (float)test_value(i);
+		memset(samples, 1, sizeof samples);
+		cd.kind = VKFFTGO_R2C;
+		cd.rank = 2;
+		cd.shape[0] = CONV_NY;
+		cd.shape[1] = CONV_NX;
+		sd.n = SP_N;
+		sd.batch = 2;
+		CHECK(vkfftgo_buffer_create(dev, CONV_BYTES, &cb));
+		CHECK(vkfftgo_convolution_create(dev, &cd, k, sizeof k, &oldc));
+		CHECK(vkfftgo_convolution_destroy(oldc));
+		CHECK(vkfftgo_convolution_create(dev, &cd, k, sizeof k, &freshc));
+		CHECK(vkfftgo_spectrometer_create(dev, &sd, &olds));
+		CHECK(vkfftgo_spectrometer_destroy(olds));
+		CHECK(vkfftgo_spectrometer_create(dev, &sd, &freshs));
+		CHECK(vkfftgo_stream_create(dev, &olds_t));
+		CHECK(vkfftgo_stream_destroy(olds_t));
+		CHECK(vkfftgo_stream_create(dev, &fresh_t));
+		if (freshc == oldc || freshs == olds || fresh_t == olds_t) {
+			fprintf(stderr, "a new object got a destroyed object's handle value\n");
+			exit(1);
+		}
+		EXPECT_FAIL(vkfftgo_convolution_apply(oldc, cx, CONV_BYTES, cx, CONV_BYTES), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "vkfftgo_convolution_apply|not a live convolution handle");
+		EXPECT_FAIL(vkfftgo_convolution_apply_buffer(oldc, cb, cb), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "not a live convolution handle");
+		EXPECT_FAIL(vkfftgo_convolution_destroy(oldc), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_convolution_destroy");
+		EXPECT_FAIL(vkfftgo_spectrometer_accumulate(olds, samples, SP_BYTES), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "not a live spectrometer handle");
+		EXPECT_FAIL(vkfftgo_spectrometer_read(olds, psd, SP_N), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "vkfftgo_spectrometer_read|not a live spectrometer handle");
+		EXPECT_FAIL(vkfftgo_spectrometer_reset(olds), VKFFTGO_ERROR_INVALID_HANDLE, "not a live spectrometer handle");
+		EXPECT_FAIL(vkfftgo_spectrometer_destroy(olds), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_spectrometer_destroy");
+		EXPECT_FAIL(vkfftgo_stream_wait(olds_t), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_stream_wait|stream");
+		/* and handles of one kind are refused by the others */
+		EXPECT_FAIL(vkfftgo_convolution_apply((vkfftgo_convolution *)freshs, cx, CONV_BYTES, cx, CONV_BYTES),
+			    VKFFTGO_ERROR_INVALID_HANDLE, "not a live convolution handle");
+		EXPECT_FAIL(vkfftgo_spectrometer_reset((vkfftgo_spectrometer *)freshc), VKFFTGO_ERROR_INVALID_HANDLE,
+			    "not a live spectrometer handle");
+		EXPECT_FAIL(vkfftgo_stream_wait((vkfftgo_stream *)freshs), VKFFTGO_ERROR_INVALID_HANDLE, "stream");
+		CHECK(vkfftgo_convolution_apply(freshc, cx, CONV_BYTES, cx, CONV_BYTES));
+		CHECK(vkfftgo_spectrometer_accumulate(freshs, samples, SP_BYTES));
+		CHECK(vkfftgo_spectrometer_read(freshs, psd, SP_N));
+		if (!(psd[0] > 0)) { /* bin 0 of all-ones samples: (1+1i) summed */
+			fprintf(stderr, "the new spectrometer's bin 0 is %g\n", psd[0]);
+			exit(1);
+		}
+		CHECK(vkfftgo_stream_wait(fresh_t));
+		CHECK(vkfftgo_stream_destroy(fresh_t));
+		CHECK(vkfftgo_spectrometer_destroy(freshs));
+		CHECK(vkfftgo_convolution_destroy(freshc));
+		CHECK(vkfftgo_buffer_destroy(cb));
+	}
+
 	/* a device: the stale handle stays closed when another device is open */
 	CHECK(vkfftgo_device_open(0, &oldd));
 	CHECK(vkfftgo_device_close(oldd));
@@ -293,6 +470,12 @@ static void stale_handles(void)
 				    "not a live plan handle");
 			EXPECT_FAIL(vkfftgo_device_sync((vkfftgo_device *)made_up[i]), VKFFTGO_ERROR_INVALID_HANDLE,
 				    "not an open device handle");
+			EXPECT_FAIL(vkfftgo_convolution_apply((vkfftgo_convolution *)made_up[i], y, bytes, x, bytes),
+				    VKFFTGO_ERROR_INVALID_HANDLE, "not a live convolution handle");
+			EXPECT_FAIL(vkfftgo_spectrometer_reset((vkfftgo_spectrometer *)made_up[i]),
+				    VKFFTGO_ERROR_INVALID_HANDLE, "not a live spectrometer handle");
+			EXPECT_FAIL(vkfftgo_stream_wait((vkfftgo_stream *)made_up[i]), VKFFTGO_ERROR_INVALID_HANDLE,
+				    "not a live handle of its kind");
 		}
 		EXPECT_FAIL(vkfftgo_forward((vkfftgo_plan *)&x[0], y, x), VKFFTGO_ERROR_INVALID_HANDLE,
 			    "not a live plan handle");
@@ -304,10 +487,16 @@ static void stale_handles(void)
 
 /* ---- destruction while other threads run ---- */
 
+/* what a runner calls until its handle dies */
+enum op { OP_HOST, OP_BUFFER, OP_CONV_HOST, OP_CONV_BUFFER, OP_SP_HOST, OP_SP_BUFFER, OP_SP_READ, OP_STREAM_WAIT };
+
 struct runner {
 	vkfftgo_plan *plan;
 	vkfftgo_buffer *buf;
-	int host; /* host round trips instead of buffer transforms */
+	vkfftgo_convolution *conv;
+	vkfftgo_spectrometer *sp;
+	vkfftgo_stream *stream;
+	enum op op;
 	int ok, dead;
 	vkfftgo_status bad; /* a status other than success and INVALID_HANDLE */
 	char msg[256];
@@ -317,13 +506,25 @@ struct runner {
 static void *run_until_dead(void *arg)
 {
 	struct runner *r = (struct runner *)arg;
-	float x[2 * N];
+	float x[2 * N], psd[SP_N];
+	int8_t samples[SP_BYTES];
 	size_t i;
 	for (i = 0; i < 2 * N; i++)
 		x[i] = (float)test_value(i);
+	for (i = 0; i < SP_BYTES; i++)
+		samples[i] = (int8_t)(test_value(i) * 100);
 	while (!*r->stop) {
-		vkfftgo_status st = r->host ? vkfftgo_forward(r->plan, x, x)
-					    : vkfftgo_execute_buffer(r->plan, VKFFTGO_FORWARD, r->buf, r->buf);
+		vkfftgo_status st = VKFFTGO_ERROR_INTERNAL;
+		switch (r->op) {
+		case OP_HOST: st = vkfftgo_forward(r->plan, x, x); break;
+		case OP_BUFFER: st = vkfftgo_execute_buffer(r->plan, VKFFTGO_FORWARD, r->buf, r->buf); break;
+		case OP_CONV_HOST: st = vkfftgo_convolution_apply(r->conv, x, CONV_BYTES, x, CONV_BYTES); break;
+		case OP_CONV_BUFFER: st = vkfftgo_convolution_apply_buffer(r->conv, r->buf, r->buf); break;
+		case OP_SP_HOST: st = vkfftgo_spectrometer_accumulate(r->sp, samples, SP_BYTES); break;
+		case OP_SP_BUFFER: st = vkfftgo_spectrometer_accumulate_buffer(r->sp, r->buf); break;
+		case OP_SP_READ: st = vkfftgo_spectrometer_read(r->sp, psd, SP_N); break;
+		case OP_STREAM_WAIT: st = vkfftgo_stream_wait(r->stream); break;
+		}
 		if (st == VKFFTGO_SUCCESS) {
 			__atomic_fetch_add(&r->ok, 1, __ATOMIC_RELAXED);
 		} else if (st == VKFFTGO_ERROR_INVALID_HANDLE) {
@@ -343,7 +544,21 @@ static void start(struct runner *r, pthread_t *t, vkfftgo_plan *p, vkfftgo_buffe
 	memset(r, 0, sizeof *r);
 	r->plan = p;
 	r->buf = b;
-	r->host = host;
+	r->op = host ? OP_HOST : OP_BUFFER;
+	r->stop = stop;
+	pthread_create(t, NULL, run_until_dead, r);
+}
+
+/* start_fused runs op on a convolution, spectrometer or stream (and buffer b) */
+static void start_fused(struct runner *r, pthread_t *t, enum op op, vkfftgo_convolution *c, vkfftgo_spectrometer *sp,
+			vkfftgo_stream *s, vkfftgo_buffer *b, volatile int *stop)
+{
+	memset(r, 0, sizeof *r);
+	r->conv = c;
+	r->sp = sp;
+	r->stream = s;
+	r->buf = b;
+	r->op = op;
 	r->stop = stop;
 	pthread_create(t, NULL, run_until_dead, r);
 }
@@ -415,6 +630,101 @@ static void destroy_while_running(void)
 	EXPECT_FAIL(vkfftgo_plan_destroy(p3), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_plan_destroy");
 	EXPECT_FAIL(vkfftgo_buffer_destroy(b2), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_buffer_destroy");
 	printf("handles: plans, buffers and the device destroyed under running transforms: errors, no crash: OK\n");
+}
+
+/* Convolutions, spectrometers, streams and their buffers destroyed, and their device
+ * closed, under calls on them from other threads. */
+static void fused_destroy_while_running(void)
+{
+	vkfftgo_convolution_desc cd = VKFFTGO_CONVOLUTION_DESC_INIT;
+	vkfftgo_spectrometer_desc sd = VKFFTGO_SPECTROMETER_DESC_INIT;
+	vkfftgo_device *d;
+	vkfftgo_convolution *c1, *c2;
+	vkfftgo_spectrometer *s1, *s2;
+	vkfftgo_stream *st;
+	vkfftgo_buffer *cb1, *cb2, *sb1, *sb2;
+	float k[CONV_NY * CONV_NX];
+	int8_t samples[SP_BYTES];
+	struct runner r[6];
+	pthread_t t[6];
+	volatile int stop = 0;
+	size_t i;
+	for (i = 0; i < CONV_NY * CONV_NX; i++)
+		k[i] = (float)test_value(i + 9);
+	for (i = 0; i < SP_BYTES; i++)
+		samples[i] = (int8_t)(test_value(i + 90) * 100);
+	cd.kind = VKFFTGO_R2C;
+	cd.rank = 2;
+	cd.shape[0] = CONV_NY;
+	cd.shape[1] = CONV_NX;
+	sd.n = SP_N;
+	sd.batch = 2;
+	CHECK(vkfftgo_device_open(0, &d));
+	CHECK(vkfftgo_convolution_create(d, &cd, k, sizeof k, &c1));
+	CHECK(vkfftgo_convolution_create(d, &cd, k, sizeof k, &c2));
+	CHECK(vkfftgo_spectrometer_create(d, &sd, &s1));
+	CHECK(vkfftgo_spectrometer_create(d, &sd, &s2));
+	CHECK(vkfftgo_stream_create(d, &st));
+	CHECK(vkfftgo_buffer_create(d, CONV_BYTES, &cb1));
+	CHECK(vkfftgo_buffer_create(d, CONV_BYTES, &cb2));
+	CHECK(vkfftgo_buffer_create(d, SP_BYTES, &sb1));
+	CHECK(vkfftgo_buffer_create(d, SP_BYTES, &sb2));
+	CHECK(vkfftgo_buffer_upload(sb1, samples, SP_BYTES));
+	CHECK(vkfftgo_buffer_upload(sb2, samples, SP_BYTES));
+
+	/* a convolution destroyed under host and buffer calls; then a buffer under them */
+	start_fused(&r[0], &t[0], OP_CONV_HOST, c1, NULL, NULL, NULL, &stop);
+	start_fused(&r[1], &t[1], OP_CONV_BUFFER, c1, NULL, NULL, cb1, &stop);
+	wait_running(&r[0]);
+	wait_running(&r[1]);
+	CHECK(vkfftgo_convolution_destroy(c1));
+	finish(&r[0], t[0], "convolution destroyed under host calls");
+	finish(&r[1], t[1], "convolution destroyed under buffer calls");
+	start_fused(&r[0], &t[0], OP_CONV_BUFFER, c2, NULL, NULL, cb1, &stop);
+	wait_running(&r[0]);
+	CHECK(vkfftgo_buffer_destroy(cb1));
+	finish(&r[0], t[0], "buffer destroyed under convolution calls");
+
+	/* a spectrometer destroyed under host (its first one makes the host buffers, through
+	 * Go, while the others run), device and read calls; then a samples buffer */
+	start_fused(&r[0], &t[0], OP_SP_HOST, NULL, s1, NULL, NULL, &stop);
+	start_fused(&r[1], &t[1], OP_SP_BUFFER, NULL, s1, NULL, sb1, &stop);
+	start_fused(&r[2], &t[2], OP_SP_READ, NULL, s1, NULL, NULL, &stop);
+	for (i = 0; i < 3; i++)
+		wait_running(&r[i]);
+	CHECK(vkfftgo_spectrometer_destroy(s1));
+	finish(&r[0], t[0], "spectrometer destroyed under host accumulations");
+	finish(&r[1], t[1], "spectrometer destroyed under device accumulations");
+	finish(&r[2], t[2], "spectrometer destroyed under reads");
+	start_fused(&r[0], &t[0], OP_SP_BUFFER, NULL, s2, NULL, sb1, &stop);
+	wait_running(&r[0]);
+	CHECK(vkfftgo_buffer_destroy(sb1));
+	finish(&r[0], t[0], "buffer destroyed under spectrometer calls");
+
+	/* a stream destroyed under waits */
+	start_fused(&r[0], &t[0], OP_STREAM_WAIT, NULL, NULL, st, NULL, &stop);
+	wait_running(&r[0]);
+	CHECK(vkfftgo_stream_destroy(st));
+	finish(&r[0], t[0], "stream destroyed under waits");
+	CHECK(vkfftgo_stream_create(d, &st));
+
+	/* the device closed under all of them */
+	start_fused(&r[0], &t[0], OP_CONV_HOST, c2, NULL, NULL, NULL, &stop);
+	start_fused(&r[1], &t[1], OP_CONV_BUFFER, c2, NULL, NULL, cb2, &stop);
+	start_fused(&r[2], &t[2], OP_SP_HOST, NULL, s2, NULL, NULL, &stop);
+	start_fused(&r[3], &t[3], OP_SP_BUFFER, NULL, s2, NULL, sb2, &stop);
+	start_fused(&r[4], &t[4], OP_SP_READ, NULL, s2, NULL, NULL, &stop);
+	start_fused(&r[5], &t[5], OP_STREAM_WAIT, NULL, NULL, st, NULL, &stop);
+	for (i = 0; i < 6; i++)
+		wait_running(&r[i]);
+	CHECK(vkfftgo_device_close(d));
+	for (i = 0; i < 6; i++)
+		finish(&r[i], t[i], "device closed under convolution, spectrometer and stream calls");
+	EXPECT_FAIL(vkfftgo_convolution_destroy(c2), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_convolution_destroy");
+	EXPECT_FAIL(vkfftgo_spectrometer_destroy(s2), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_spectrometer_destroy");
+	EXPECT_FAIL(vkfftgo_stream_destroy(st), VKFFTGO_ERROR_INVALID_HANDLE, "vkfftgo_stream_destroy");
+	printf("handles: convolutions, spectrometers, streams, their buffers and the device destroyed under running "
+	       "calls: errors, no crash: OK\n");
 }
 
 /* ---- the device closed while other threads create, use and destroy objects on it ---- */
@@ -539,6 +849,7 @@ int main(void)
 	stale_handles();
 	churn();
 	destroy_while_running();
+	fused_destroy_while_running();
 	close_under_go_calls();
 	CHECK(vkfftgo_device_close(dev));
 	return 0;

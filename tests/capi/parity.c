@@ -1,4 +1,4 @@
-/* parity.c — the C API's parity functions (issue 15), each with good and bad arguments:
+/* parity.c — the C API's parity functions, each with good and bad arguments:
  * the run-time version check; a device on a context the test made itself (OpenCL: with
  * the OpenCL API, link -lOpenCL; CUDA: through the driver API, opened with dlopen), its
  * references retained and released; the kernel cache's settings and statistics; plan
@@ -282,7 +282,28 @@ static void test_kernel_cache(void)
 	if (st.max_bytes != 64 << 20 || st.entries != 0)
 		FAIL("max_bytes %lld entries %lld", (long long)st.max_bytes, (long long)st.entries);
 	stored = st.stored;
+	/* contains: not before the plan was built once, yes after; a plan of another shape no */
+	vkfftgo_plan_desc d44 = VKFFTGO_PLAN_DESC_INIT, d46 = VKFFTGO_PLAN_DESC_INIT, bad_desc = VKFFTGO_PLAN_DESC_INIT;
+	int cached = -1;
+	d44.rank = d46.rank = 1;
+	d44.shape[0] = 44;
+	d46.shape[0] = 46;
+	CHECK(vkfftgo_kernel_cache_contains(dev, &d44, &cached));
+	if (cached != 0)
+		FAIL("kernel_cache_contains: %d for a plan never built", cached);
 	check_forward(dev, NULL, 44, "kernel cache"); /* compiles, stores its kernels */
+	CHECK(vkfftgo_kernel_cache_contains(dev, &d44, &cached));
+	if (cached != 1)
+		FAIL("kernel_cache_contains: %d for the plan just built", cached);
+	CHECK(vkfftgo_kernel_cache_contains(dev, &d46, &cached));
+	if (cached != 0)
+		FAIL("kernel_cache_contains: %d for a shape never built", cached);
+	EXPECT_FAIL(vkfftgo_kernel_cache_contains(dev, &d44, NULL), VKFFTGO_ERROR_NULL_POINTER, "cached");
+	EXPECT_FAIL(vkfftgo_kernel_cache_contains(dev, NULL, &cached), VKFFTGO_ERROR_NULL_POINTER, "desc");
+	EXPECT_FAIL(vkfftgo_kernel_cache_contains(NULL, &d44, &cached), VKFFTGO_ERROR_NULL_POINTER, "device");
+	bad_desc.rank = 1;
+	bad_desc.shape[0] = -4;
+	EXPECT_FAIL(vkfftgo_kernel_cache_contains(dev, &bad_desc, &cached), VKFFTGO_ERROR_INVALID_SHAPE, "");
 	CHECK(vkfftgo_kernel_cache_get_stats(&st));
 	if (st.stored != stored + 1 || st.entries != 1 || st.bytes <= 0)
 		FAIL("after a plan: stored %lld (was %lld), entries %lld, bytes %lld", (long long)st.stored,
@@ -308,13 +329,16 @@ static void test_kernel_cache(void)
 	CHECK(vkfftgo_kernel_cache_get_dir(NULL, 0, &enabled));
 	if (enabled != 0)
 		FAIL("\"off\" left the cache enabled");
+	CHECK(vkfftgo_kernel_cache_contains(dev, &d44, &cached));
+	if (cached != 0)
+		FAIL("kernel_cache_contains: %d with the disk cache off", cached);
 	CHECK(vkfftgo_kernel_cache_set_dir(NULL));
 	CHECK(vkfftgo_kernel_cache_set_max_bytes(0));
 	CHECK(vkfftgo_kernel_cache_get_dir(got, sizeof got, &enabled));
 	if (strcmp(got, dir) == 0)
 		FAIL("set_dir(NULL) did not go back to the default");
 	rmdir(dir);
-	printf("kernel cache: directory, cap, stats (stored, hit), clear, off and default; bad arguments refused\n");
+	printf("kernel cache: directory, cap, stats (stored, hit), contains (before, after, other shape, off), clear, off and default; bad arguments refused\n");
 }
 
 static void test_plan_cache(void)

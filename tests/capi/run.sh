@@ -107,6 +107,10 @@ echo "   TLS segment: $tls bytes"
 gcc -std=c99 "${CWARN[@]}" -D_GNU_SOURCE -pthread -I"$build/include" "$here/dlopen.c" -ldl -lm -o "$tmp/dlopen"
 VKFFTGO_CACHE_DIR="$tmp/kc-dlopen" "$tmp/dlopen" "$build/lib/libvkfftgo.so.0"
 
+step "complex-to-real inverse of non-Hermitian half spectra from C (c2r.c): FFTW's c2r, host, buffers, in place"
+gcc -std=c99 "${CWARN[@]}" "$here/c2r.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/c2r"
+"$tmp/c2r"
+
 step "multi-threaded C consumer and bad arguments"
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/threads.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/threads"
 "$tmp/threads"
@@ -121,7 +125,7 @@ gcc -std=c99 "${CWARN[@]}" -pthread "$here/oop.c" $(pkg-config --cflags --libs v
 VKFFTGO_CACHE_DIR="$tmp/kc-oop" timeout 600 "$tmp/oop"
 
 step "convolutions and spectrometer from C (fuse.c)"
-gcc -std=c99 "${CWARN[@]}" -D_DEFAULT_SOURCE "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
+gcc -std=c99 "${CWARN[@]}" "$here/fuse.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/fuse"
 "$tmp/fuse"
 
 step "handles: the per-call path stays in C; stale, made-up and concurrently destroyed handles"
@@ -143,6 +147,10 @@ parity_libs=(-ldl)
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/parity.c" $(pkg-config --cflags --libs vkfftgo) "${parity_libs[@]}" -lm -o "$tmp/parity"
 VKFFTGO_CACHE_DIR="$tmp/kc-parity" timeout 600 "$tmp/parity"
 
+step "a pool of devices from C (pool.c): one device's bytes, bad arguments, close under calls"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/pool.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/pool"
+VKFFTGO_CACHE_DIR="$tmp/kc-pool" timeout 600 "$tmp/pool"
+
 if [ "${VKFFTGO_CAPI_ASAN:-1}" = 1 ]; then
 step "AddressSanitizer: the C consumers and the library's own C code, instrumented (tests/asan/README.md)"
 VKFFTGO_ASAN=1 GO="$GO" "$root/scripts/build-lib.sh" "$backend" "$tmp/asanlib" >/dev/null
@@ -150,7 +158,7 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop fork full; do
+for t in c_consumer threads handles hostreg parity oop fork full c2r fuse pool; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)

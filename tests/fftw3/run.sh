@@ -30,6 +30,9 @@ readelf -d "$lib" | grep 'NEEDED.*libvkfftgo.so.0' >/dev/null || die "does not l
 readelf -d "$lib" | grep -q 'NEEDED.*libfftw3' && die "links a real FFTW (it must dlopen it)"
 echo "   $(wc -l <"$tmp/exported") symbols ($(grep -c '^fftw_' "$tmp/exported") fftw_, $(grep -c '^fftwf_' "$tmp/exported") fftwf_), SONAME libvkfftgo_fftw3.so.0, needs libvkfftgo.so.0, no libfftw3"
 
+step "the C files of fftw3/ call each other without a circle (tests/fftw3/deps.sh)"
+"$here/deps.sh" "$build/include"
+
 step "our prototypes are FFTW's: fftw3/abi.h compiled after fftw3.h (a differing prototype is an error)"
 printf '#include <fftw3.h>\n#include "abi.h"\nint main(void){ return 0; }\n' >"$tmp/abi.c"
 gcc -std=gnu11 "${CWARN[@]}" -I"$root/fftw3" -c "$tmp/abi.c" -o "$tmp/abi.o"
@@ -77,6 +80,21 @@ for prec in SINGLE DOUBLE; do
   echo "   $prec: $(grep -c -- '-> gpu' "$tmp/sem-$prec.log") plans on the GPU, $(grep -c -- '-> fftw' "$tmp/sem-$prec.log") on FFTW; a plan re-created 4 times came from the plan cache 4 times"
 done
 
+step "c2r of non-Hermitian half spectra (random, the 4x8 user cases, vips' phasecor) against the real FFTW, on the GPU"
+for prec in SINGLE DOUBLE; do
+  gcc -std=gnu11 "${CWARN[@]}" -D$prec "$here/c2r.c" $(pkg-config --libs vkfftgo-fftw3) -ldl -lm -o "$tmp/c2r-$prec"
+  VKFFTGO_FFTW_MIN_SIZE=0 VKFFTGO_FFTW_LOG=1 "$tmp/c2r-$prec" 2>"$tmp/c2r-$prec.log" ||
+    { cat "$tmp/c2r-$prec.log"; die "c2r against FFTW ($prec)"; }
+  gpu=$(grep -c -- ' c2r .* -> gpu' "$tmp/c2r-$prec.log" || true)
+  [ "$gpu" = 14 ] || { cat "$tmp/c2r-$prec.log"; die "$gpu of 14 c2r plans went to the GPU ($prec)"; }
+  # and the fallback: every problem below the size threshold is the real FFTW's
+  VKFFTGO_FFTW_MIN_SIZE=1000000000 VKFFTGO_FFTW_LOG=1 "$tmp/c2r-$prec" >"$tmp/c2r-fb-$prec.out" 2>"$tmp/c2r-fb-$prec.log" ||
+    { cat "$tmp/c2r-fb-$prec.out" "$tmp/c2r-fb-$prec.log"; die "c2r through the fallback ($prec)"; }
+  fb=$(grep -c -- ' c2r .* -> fftw' "$tmp/c2r-fb-$prec.log" || true)
+  [ "$fb" = 14 ] || { cat "$tmp/c2r-fb-$prec.log"; die "$fb of 14 small c2r plans went to the real FFTW ($prec)"; }
+  echo "   $prec: the same $fb problems through the fallback to the real FFTW: $(tail -n 1 "$tmp/c2r-fb-$prec.out")"
+done
+
 step "AddressSanitizer: the library and the semantics and fork tests built with -fsanitize=address, leaks checked"
 mkdir -p "$tmp/asan"
 cp -a "$build/lib" "$build/include" "$tmp/asan/"
@@ -95,6 +113,14 @@ VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$
   timeout -k 5 300 "$tmp/asan/fork" >"$tmp/asan/fork.log" 2>&1 || { cat "$tmp/asan/fork.log"; die "AddressSanitizer (fork)"; }
 grep -q 'Sanitizer' "$tmp/asan/fork.log" && { cat "$tmp/asan/fork.log"; die "AddressSanitizer report (fork)"; }
 echo "   fork.c (a forked child running GPU plans on FFTW, an input copied): no AddressSanitizer or LeakSanitizer report"
+gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer "$here/choice.c" -L"$tmp/asan/lib" \
+  -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -lm -pthread -o "$tmp/asan/choice"
+for mode in churn flags measured; do # the engine choice: history, wisdom probes, the crossover's measurements
+  VKFFTGO_CACHE_DIR="$tmp/asan/cache-$mode" ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+    "$tmp/asan/choice" "$mode" >"$tmp/asan/choice-$mode.log" 2>&1 || { cat "$tmp/asan/choice-$mode.log"; die "AddressSanitizer (choice $mode)"; }
+  grep -q 'Sanitizer' "$tmp/asan/choice-$mode.log" && { cat "$tmp/asan/choice-$mode.log"; die "AddressSanitizer report (choice $mode)"; }
+done
+echo "   choice.c (the engine choice, the crossover's measurements): no AddressSanitizer or LeakSanitizer report"
 
 step "without a real FFTW (VKFFTGO_FFTW_REAL=off): GPU problems still work, r2r is NULL as FFTW returns when it cannot plan"
 VKFFTGO_FFTW_REAL=off VKFFTGO_FFTW_LOG=1 "$tmp/semantics-SINGLE" gpu-only 2>"$tmp/gpuonly.log" ||
@@ -140,20 +166,47 @@ sed 's/^/   /' "$tmp/pool.out"
 grep -q 'planned for the GPU before the fork -> fftw' "$tmp/pool.log" || die "the workers did not run the GPU plans on FFTW"
 echo "   $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s in all, Python start-up and the parent's plans included"
 
-step "size threshold: measured once per machine (GPU round trip vs FFTW), cached, reused"
-rm -f "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt"
-export VKFFTGO_FFTW_MEASURE_MAX=128 # PoCL loses at every size; 256^3 would only cost CI time
+step "engine choice (tests/fftw3/choice.c): each planner flag and calling pattern, costs injected (VKFFTGO_FFTW_COSTS)"
+gcc -std=gnu11 "${CWARN[@]}" "$here/choice.c" $(pkg-config --libs vkfftgo-fftw3) -lm -o "$tmp/choice"
+for mode in kept churn flags cold threads measured; do # each its own process (a pattern is a process's) and disk cache
+  VKFFTGO_CACHE_DIR="$tmp/choice-$mode" VKFFTGO_FFTW_LOG=1 "$tmp/choice" "$mode" 2>"$tmp/choice-$mode.log" ||
+    { cat "$tmp/choice-$mode.log"; die "engine choice: $mode"; }
+  awk -f "$here/decisions.awk" "$tmp/choice-$mode.log" >"$tmp/choice-$mode.dec" ||
+    { cat "$tmp/choice-$mode.dec"; die "engine choice ($mode): a decision contradicts its logged costs"; }
+done
+grep -q -- '-> gpu: pattern create/execute/destroy, as this process.*flags MEASURE;' "$tmp/choice-churn.log" ||
+  die "a create/execute/destroy caller's MEASURE plan did not go to the GPU"
+grep -q -- '-> fftw.*FFTW_MEASURE, wisdom has it' "$tmp/choice-churn.log" || die "wisdom did not count"
+grep -q -- '-> gpu.*FFTW_WISDOM_ONLY and no wisdom for it' "$tmp/choice-flags.log" || die "WISDOM_ONLY without wisdom"
+grep -q -- '-> gpu.*its wisdom was forgotten' "$tmp/choice-flags.log" || die "forgotten wisdom did not count"
+grep -q -- '-> gpu.*kernels in the disk cache' "$tmp/choice-cold.log" || die "the disk kernel cache did not count"
+grep -q -- '2 threads not measured' "$tmp/choice-threads.log" || die "2 threads were measured where they could not change the choice"
+grep -q 'threads=2' "$tmp/choice-threads/fftw3-crossover.txt" && die "FFTW was measured with 2 threads"
+grep -q 'threads=1' "$tmp/choice-threads/fftw3-crossover.txt" || die "FFTW was not measured with 1 thread"
+grep -q 'crossover: the GPU (single precision) measured in' "$tmp/choice-measured.log" || die "the GPU was not measured"
+echo "   $(cat "$tmp"/choice-*.dec | grep -c '^gpu ') plans on the GPU, $(cat "$tmp"/choice-*.dec | grep -c '^fftw ') on FFTW, each on the engine its logged costs favour; for example:"
+grep -h -- '-> gpu: pattern create/execute/destroy, as this process' "$tmp/choice-churn.log" | head -n 1 | sed 's/^/   /'
+grep -h -- 'FFTW_ESTIMATE: made already' "$tmp/choice-kept.log" | head -n 1 | sed 's/^/   /'
+
+step "crossover: this machine's figures measured once (GPU round trip and transfers, FFTW per flop), cached, reused; decisions from measured costs"
+rm -f "$VKFFTGO_CACHE_DIR/fftw3-crossover.txt"
 VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" "$tmp/preload" "$tmp/t1.out" 48 2>"$tmp/t1.log" ||
-  { cat "$tmp/t1.log"; die "threshold run 1"; }
-grep 'threshold: ' "$tmp/t1.log" | sed 's/^/   /'
-grep -q 'measured now: ' "$tmp/t1.log" || die "the threshold was not measured"
-[ -s "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt" ] || die "the threshold was not cached"
-sed 's/^/   cached: /' "$VKFFTGO_CACHE_DIR/fftw3-threshold.txt"
+  { cat "$tmp/t1.log"; die "crossover run 1"; }
+grep 'crossover: ' "$tmp/t1.log" | sed 's/^/   /'
+grep -q 'crossover: the GPU (single precision) measured in' "$tmp/t1.log" || die "the GPU was not measured"
+grep -q 'crossover: FFTW .* measured in' "$tmp/t1.log" || die "FFTW was not measured"
+[ -s "$VKFFTGO_CACHE_DIR/fftw3-crossover.txt" ] || die "the measurements were not cached"
+awk -f "$here/decisions.awk" "$tmp/t1.log" | sed 's/^/   /' || die "a decision contradicts its logged costs"
 VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" "$tmp/preload" "$tmp/t2.out" 48 2>"$tmp/t2.log"
-grep -q 'threshold: ' "$tmp/t2.log" && die "the threshold was measured again"
-grep -q 'measured earlier, cached in' "$tmp/t2.log" || die "the cached threshold was not used"
-grep -m1 -- 'r2c 48x48x48' "$tmp/t2.log" | sed 's/^/   /'
-"$tmp/preload" compare "$tmp/fftw.out" "$tmp/t2.out" >/dev/null || die "results with the measured threshold differ"
+grep -q 'crossover: ' "$tmp/t2.log" && die "measured again"
+awk -f "$here/decisions.awk" "$tmp/t2.log" >/dev/null || die "a decision contradicts its logged costs (run 2)"
+"$tmp/preload" compare "$tmp/fftw.out" "$tmp/t2.out" >/dev/null || die "results with the measured costs differ"
+echo "   run 2: nothing measured, the cached figures used"
+# the old rule stays reachable for comparison
+VKFFTGO_FFTW_CROSSOVER=legacy VKFFTGO_FFTW_MEASURE_MAX=64 VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" \
+  "$tmp/preload" "$tmp/t3.out" 48 2>"$tmp/t3.log" || { cat "$tmp/t3.log"; die "legacy rule"; }
+grep -q 'threshold: 64^3 c2c' "$tmp/t3.log" || die "VKFFTGO_FFTW_CROSSOVER=legacy did not measure the old threshold"
+grep -m1 -- 'VKFFTGO_FFTW_CROSSOVER=legacy' "$tmp/t3.log" | sed 's/^/   /'
 
 step "FFTW's own verifier (tests/fftw3/verify.sh)"
 "$here/verify.sh" "$build"

@@ -52,4 +52,14 @@ echo "   $gpu of $plans plans on the GPU"
 
 step "agreement: ITK's outputs with FFTW and with the GPU"
 "$prog" compare "$tmp/fftw" "$tmp/gpu" || die "outputs differ beyond single-precision tolerance"
+
+step "preloaded with no VKFFTGO_ variable: each plan where its costs say (ITK plans with FFTW_ESTIMATE, creates and destroys a plan per Update())"
+mkdir -p "$tmp/cost"
+VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$build/lib/libvkfftgo_fftw3.so" "$prog" run "$tmp/cost" "$n" "$k" >"$tmp/cost.out" 2>"$tmp/cost.log" ||
+  { cat "$tmp/cost.out" "$tmp/cost.log"; die "itk_fft (preloaded, the cost rule)"; }
+sed 's/^/   /' "$tmp/cost.out"
+awk -f "$root/tests/fftw3/decisions.awk" "$tmp/cost.log" | sed 's/^/   /' || die "a decision contradicts its logged costs"
+grep -q 'flags ESTIMATE' "$tmp/cost.log" || die "ITK did not plan with FFTW_ESTIMATE"
+grep -q -- '-> [a-z]*[ :(].*pattern create/execute/destroy' "$tmp/cost.log" || die "ITK's create/execute/destroy pattern was not seen"
+"$prog" compare "$tmp/fftw" "$tmp/cost" || die "outputs differ beyond single-precision tolerance (the cost rule)"
 echo "itk tests: all passed"

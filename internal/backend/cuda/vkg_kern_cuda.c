@@ -182,3 +182,4 @@ int vkg_cu_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const u
 	r = cuLaunchKernel(k->f, (unsigned)groups[0], (unsigned)groups[1], 1, local, 1, 1, 0, s, params, NULL);
 	return r == CUDA_SUCCESS ? VKG_OK : cu_err(st, r, "cuLaunchKernel (companion kernel)");
 }
+

@@ -5,6 +5,7 @@
 #endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,9 @@
 
 struct vkg_kernel {
 	cl_kernel k;
+	/* a cl_kernel holds its arguments between clSetKernelArg and the enqueue: one launch
+	 * at a time (a module, such as the C2R projection's, may serve many plans) */
+	pthread_mutex_t mu;
 	char name[64];
 };
 
@@ -104,8 +108,10 @@ void vkg_ocl_module_destroy(vkg_module *m)
 	int i;
 	if (!m)
 		return;
-	for (i = 0; i < m->nkernels; i++)
+	for (i = 0; i < m->nkernels; i++) {
 		clReleaseKernel(m->kernels[i].k);
+		pthread_mutex_destroy(&m->kernels[i].mu);
+	}
 	clReleaseProgram(m->prog);
 	free(m);
 }
@@ -126,6 +132,7 @@ int vkg_ocl_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg
 	k->k = clCreateKernel(m->prog, name, &err);
 	if (!k->k)
 		return kern_fail(st, err, "clCreateKernel");
+	pthread_mutex_init(&k->mu, NULL);
 	strcpy(k->name, name);
 	m->nkernels++;
 	*out = k;
@@ -143,17 +150,22 @@ int vkg_ocl_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const 
 
 	if (groups[0] == 0 || groups[1] == 0)
 		return VKG_OK;
-	for (i = 0; i < nargs; i++) {
-		err = clSetKernelArg(k->k, (cl_uint)i, args[i].size, args[i].ptr);
-		if (err != CL_SUCCESS)
-			return kern_fail(st, err, "clSetKernelArg");
-	}
 	vkg_ocl_device_native(dev, &nat);
 	q = queue ? (cl_command_queue)(uintptr_t)queue : *(cl_command_queue *)nat.queue;
 	lsize[0] = local;
 	lsize[1] = 1;
 	gsize[0] = (size_t)groups[0] * local;
 	gsize[1] = (size_t)groups[1];
+	pthread_mutex_lock(&k->mu);
+	for (i = 0; i < nargs; i++) {
+		err = clSetKernelArg(k->k, (cl_uint)i, args[i].size, args[i].ptr);
+		if (err != CL_SUCCESS) {
+			pthread_mutex_unlock(&k->mu);
+			return kern_fail(st, err, "clSetKernelArg");
+		}
+	}
 	err = clEnqueueNDRangeKernel(q, k->k, 2, NULL, gsize, lsize, 0, NULL, NULL);
+	pthread_mutex_unlock(&k->mu);
 	return err == CL_SUCCESS ? VKG_OK : kern_fail(st, err, "clEnqueueNDRangeKernel");
 }
+

@@ -82,6 +82,12 @@ static int cmd_scale(vkg_device *dev, void *cmd, vkg_mem mem, uint64_t n, int do
 	return vkg_vk_cmd_scale(dev, (VkCommandBuffer)cmd, (VkBuffer)mem, n, double_precision, factor, st);
 }
 
+static int kernel_record(vkg_device *dev, void *cmd, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+			 int nargs, const vkg_arg *args, const vkg_window *win, vkg_status *st)
+{
+	return vkg_vk_kernel_record(dev, (VkCommandBuffer)cmd, k, groups, local, nargs, args, win, st);
+}
+
 static const vkg_backend table = {
 	.version = VKG_BACKEND_VERSION,
 	.id = 0,
@@ -101,6 +107,7 @@ static const vkg_backend table = {
 	.queue_submit = queue_submit,
 	.cmd_barrier = cmd_barrier,
 	.cmd_scale = cmd_scale,
+	.kernel_record = kernel_record,
 };
 
 const vkg_backend *vkg_vulkan_backend(void) { return &table; }

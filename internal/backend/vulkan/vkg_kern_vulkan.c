@@ -363,20 +363,22 @@ int vkg_vk_module_kernel(vkg_module *m, const char *name, vkg_kernel **out, vkg_
 
 uint64_t vkg_vk_max_binding(const vkg_device *dev) { return dev->storage_range; }
 
-int vkg_vk_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
-		      int nargs, const vkg_arg *args, vkg_status *st)
-{
+/* One launch's descriptors, push constants and grid, checked before anything is recorded. */
+typedef struct kern_call {
 	VkDescriptorBufferInfo bi[KERN_MAX_BUFS];
 	VkWriteDescriptorSet w[KERN_MAX_BUFS];
 	uint32_t push[KERN_MAX_ARGS];
+	int nb, ns;
 	uint32_t gx, gy, gz;
-	uint64_t z;
-	vkg_vk_queue *q;
-	VkCommandBuffer cb;
-	int i, nb = 0, ns = 0, rc;
+} kern_call;
 
-	if (groups[0] == 0 || groups[1] == 0)
-		return VKG_OK;
+static int kern_prepare(vkg_device *dev, vkg_kernel *k, const uint64_t groups[2], uint32_t local, int nargs,
+			const vkg_arg *args, const vkg_window *win, kern_call *c, vkg_status *st)
+{
+	uint64_t z;
+	int i;
+
+	c->nb = c->ns = 0;
 	if (nargs != k->nargs)
 		return vkg_fail(st, VKG_ERR_INVALID, 0, "companion kernel %s takes %d arguments, not %d", k->name,
 				k->nargs, nargs);
@@ -403,30 +405,40 @@ int vkg_vk_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const u
 						"companion kernel %s: argument %d (%llu) exceeds the 32-bit indices of "
 						"companion kernels on Vulkan",
 						k->name, i, (unsigned long long)v);
-			push[ns++] = (uint32_t)v;
+			c->push[c->ns++] = (uint32_t)v;
 		} else {
 			VkBuffer buf = (VkBuffer)(uintptr_t)v;
-			uint64_t bytes;
+			uint64_t bytes, off = 0, range = VK_WHOLE_SIZE;
 			if (!v)
 				return vkg_fail(st, VKG_ERR_INVALID, 0, "companion kernel %s: buffer argument %d is null",
 						k->name, i);
-			bytes = vkg_vk_buffer_bytes(dev, buf);
+			if (win) {
+				off = win[c->nb].offset;
+				range = bytes = win[c->nb].range;
+				if (off % dev->offset_align)
+					return vkg_fail(st, VKG_ERR_INVALID, 0,
+							"companion kernel %s: a window at byte %llu is not aligned to %llu",
+							k->name, (unsigned long long)off,
+							(unsigned long long)dev->offset_align);
+			} else {
+				bytes = vkg_vk_buffer_bytes(dev, buf);
+			}
 			if (bytes > dev->storage_range)
 				return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
 						"companion kernel %s: a buffer of %llu bytes exceeds what one Vulkan "
 						"storage buffer binding covers on this device (maxStorageBufferRange, "
 						"%llu bytes)",
 						k->name, (unsigned long long)bytes, (unsigned long long)dev->storage_range);
-			bi[nb].buffer = buf;
-			bi[nb].offset = 0;
-			bi[nb].range = VK_WHOLE_SIZE;
-			memset(&w[nb], 0, sizeof w[nb]);
-			w[nb].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-			w[nb].dstBinding = (uint32_t)nb;
-			w[nb].descriptorCount = 1;
-			w[nb].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-			w[nb].pBufferInfo = &bi[nb];
-			nb++;
+			c->bi[c->nb].buffer = buf;
+			c->bi[c->nb].offset = off;
+			c->bi[c->nb].range = range;
+			memset(&c->w[c->nb], 0, sizeof c->w[c->nb]);
+			c->w[c->nb].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+			c->w[c->nb].dstBinding = (uint32_t)c->nb;
+			c->w[c->nb].descriptorCount = 1;
+			c->w[c->nb].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+			c->w[c->nb].pBufferInfo = &c->bi[c->nb];
+			c->nb++;
 		}
 	}
 	/* x beyond the device's group count goes over z too (VKG_GID folds them back): the
@@ -438,19 +450,53 @@ int vkg_vk_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const u
 		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
 				"companion kernel %s: a launch of %llu x %llu groups of %u is too large for Vulkan here",
 				k->name, (unsigned long long)groups[0], (unsigned long long)groups[1], local);
-	gz = (uint32_t)z;
-	gx = (uint32_t)((groups[0] + z - 1) / z);
-	gy = (uint32_t)groups[1];
+	c->gz = (uint32_t)z;
+	c->gx = (uint32_t)((groups[0] + z - 1) / z);
+	c->gy = (uint32_t)groups[1];
+	return VKG_OK;
+}
+
+static void kern_emit(vkg_device *dev, vkg_kernel *k, const kern_call *c, VkCommandBuffer cb)
+{
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe);
+	if (c->nb)
+		dev->push_descriptor(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, (uint32_t)c->nb, c->w);
+	if (c->ns)
+		vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, (uint32_t)c->ns * 4, c->push);
+	vkCmdDispatch(cb, c->gx, c->gy, c->gz);
+}
+
+int vkg_vk_kernel_record(vkg_device *dev, VkCommandBuffer cb, vkg_kernel *k, const uint64_t groups[2],
+			 uint32_t local, int nargs, const vkg_arg *args, const vkg_window *win, vkg_status *st)
+{
+	kern_call c;
+	int rc;
+	if (groups[0] == 0 || groups[1] == 0)
+		return VKG_OK;
+	if ((rc = kern_prepare(dev, k, groups, local, nargs, args, win, &c, st)) != VKG_OK)
+		return rc;
+	kern_emit(dev, k, &c, cb);
+	return VKG_OK;
+}
+
+int vkg_vk_kernel_launch(vkg_device *dev, uint64_t queue, vkg_kernel *k, const uint64_t groups[2], uint32_t local,
+		      int nargs, const vkg_arg *args, vkg_status *st)
+{
+	kern_call c;
+	vkg_vk_queue *q;
+	VkCommandBuffer cb;
+	int rc;
+
+	if (groups[0] == 0 || groups[1] == 0)
+		return VKG_OK;
+	if ((rc = kern_prepare(dev, k, groups, local, nargs, args, NULL, &c, st)) != VKG_OK)
+		return rc;
 	q = vkg_vk_queue_of(dev, queue);
 	if ((rc = vkg_vk_op_begin(q, &cb, st)) != VKG_OK)
 		return rc;
-	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe);
-	if (nb)
-		dev->push_descriptor(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, (uint32_t)nb, w);
-	if (ns)
-		vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, (uint32_t)ns * 4, push);
-	vkCmdDispatch(cb, gx, gy, gz);
+	kern_emit(dev, k, &c, cb);
 	/* the caller returns with the launch queued: start the batch unless the queue is busy */
 	return vkg_vk_op_end(q, NULL, 1, st);
 }
+
 #endif

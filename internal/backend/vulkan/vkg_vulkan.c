@@ -1,5 +1,8 @@
-/* vkg_vulkan.c — devices and memory through Vulkan (VKFFT_BACKEND 0); queues are in
- * vkg_vulkan_queue.c, the normalisation shader in vkg_vulkan_scale.c.
+/* vkg_vulkan.c — devices through Vulkan (VKFFT_BACKEND 0): the instance, discovery,
+ * opening and closing, and the handles VkFFT and interop need. The top of the backend's
+ * files (vkg_vulkan_int.h has their layering): memory is in vkg_vulkan_buffer.c and
+ * vkg_vulkan_mem.c, queues in vkg_vulkan_queue.c, the normalisation shader in
+ * vkg_vulkan_scale.c.
  *
  * One VkInstance per process (made on first use, kept for the process's life) and glslang
  * initialised once, before any plan compiles. A device is a VkDevice with up to eight
@@ -10,10 +13,6 @@
  * when something waits. Every recorded command is preceded by a full memory barrier,
  * which also orders it after earlier submissions to the same VkQueue, so each queue is in
  * order like an OpenCL queue or a CUDA stream.
- *
- * Memory: device buffers are device-local; host data moves through host-visible memory
- * — pinned HostBuffers (mapped host-visible VkBuffers, read and written by the copy
- * commands directly) or, for ordinary host memory, the queue's own staging arena.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -32,37 +31,6 @@ static VkResult instance_result;
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
 static int glslang_ok;
-
-
-static const char *vk_result_name(VkResult r)
-{
-	switch (r) {
-	case VK_SUCCESS: return "VK_SUCCESS";
-	case VK_NOT_READY: return "VK_NOT_READY";
-	case VK_TIMEOUT: return "VK_TIMEOUT";
-	case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-	case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-	case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-	case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-	case VK_ERROR_MEMORY_MAP_FAILED: return "VK_ERROR_MEMORY_MAP_FAILED";
-	case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-	case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-	case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-	case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-	case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
-	default: return "VkResult";
-	}
-}
-
-int vkg_vk_fail(vkg_status *st, VkResult r, const char *what)
-{
-	int code = VKG_ERR_BACKEND;
-	if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_TOO_MANY_OBJECTS)
-		code = VKG_ERR_OUT_OF_MEMORY;
-	else if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
-		code = VKG_ERR_NO_DEVICE;
-	return vkg_fail(st, code, (int)r, "Vulkan %s failed: %s (%d)", what, vk_result_name(r), (int)r);
-}
 
 /* ---- instance and device discovery ---- */
 
@@ -453,41 +421,20 @@ int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	}
 	dev->info.float_atomics = dev->float_atomic_add;
 	dev->info.max_binding = dev->storage_range;
+	dev->info.binding_align = dev->offset_align;
 	*out = dev;
 	return VKG_OK;
 }
 
 void vkg_vk_device_close(vkg_device *dev)
 {
-	size_t i;
 	if (!dev)
 		return;
 	if (dev->own)
 		vkg_vk_queue_close(dev->own);
 	vkDeviceWaitIdle(dev->device);
-	for (i = 0; i < VKG_VK_MEM_BUCKETS; i++) {
-		mem_node *n = dev->mem[i];
-		while (n) {
-			mem_node *next = n->next;
-			vkDestroyBuffer(dev->device, n->buffer, NULL);
-			vkFreeMemory(dev->device, n->memory, NULL);
-			free(n);
-			n = next;
-		}
-	}
-	for (i = 0; i < dev->npins; i++) {
-		vkDestroyBuffer(dev->device, dev->pins[i].buffer, NULL);
-		vkFreeMemory(dev->device, dev->pins[i].memory, NULL);
-	}
-	free(dev->pins);
-	if (dev->scale_f)
-		vkDestroyPipeline(dev->device, dev->scale_f, NULL);
-	if (dev->scale_d)
-		vkDestroyPipeline(dev->device, dev->scale_d, NULL);
-	if (dev->scale_layout)
-		vkDestroyPipelineLayout(dev->device, dev->scale_layout, NULL);
-	if (dev->scale_dsl)
-		vkDestroyDescriptorSetLayout(dev->device, dev->scale_dsl, NULL);
+	vkg_vk_buffers_destroy_all(dev);
+	vkg_vk_scale_free(dev);
 	if (dev->pipeline_cache)
 		vkDestroyPipelineCache(dev->device, dev->pipeline_cache, NULL);
 	vkDestroyDevice(dev->device, NULL);
@@ -516,229 +463,12 @@ int vkg_vk_ctx_enter(vkg_device *dev, vkg_status *st)
 
 void vkg_vk_ctx_leave(vkg_device *dev) { (void)dev; }
 
-/* ---- memory ---- */
-
-/* A memory type allowed by bits with all of want; with avoid, one without it if any. */
-static int memory_type(const VkPhysicalDeviceMemoryProperties *mp, uint32_t bits, VkMemoryPropertyFlags want,
-		       VkMemoryPropertyFlags avoid)
-{
-	uint32_t i;
-	int pass;
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < mp->memoryTypeCount; i++) {
-			VkMemoryPropertyFlags f = mp->memoryTypes[i].propertyFlags;
-			if (!(bits & (1u << i)) || (f & want) != want)
-				continue;
-			if (pass == 0 && (f & avoid))
-				continue;
-			return (int)i;
-		}
-	return -1;
-}
-
-/* A buffer with its own memory: device-local, or host-visible (host) and mapped. */
-int vkg_vk_buffer_create(vkg_device *dev, uint64_t bytes, int host, VkBuffer *buf, VkDeviceMemory *mem, void **map,
-			 vkg_status *st)
-{
-	VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-	VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-	VkMemoryRequirements req;
-	VkResult r;
-	int type;
-
-	bci.size = bytes;
-	bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-		    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-	bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-	r = vkCreateBuffer(dev->device, &bci, NULL, buf);
-	if (r != VK_SUCCESS)
-		return vkg_vk_fail(st, r, "vkCreateBuffer");
-	vkGetBufferMemoryRequirements(dev->device, *buf, &req);
-	if (host) {
-		/* cached host memory reads back at memcpy speed; coherent needs no flushes */
-		type = memory_type(&dev->memprops, req.memoryTypeBits,
-				   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-					   VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-				   0);
-		if (type < 0)
-			type = memory_type(&dev->memprops, req.memoryTypeBits,
-					   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0);
-	} else {
-		/* not the small host-visible BAR window, where there is a choice */
-		type = memory_type(&dev->memprops, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-				   dev->info.host_memory ? 0 : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
-		if (type < 0)
-			type = memory_type(&dev->memprops, req.memoryTypeBits, 0, 0);
-	}
-	if (type < 0) {
-		vkDestroyBuffer(dev->device, *buf, NULL);
-		return vkg_fail(st, VKG_ERR_BACKEND, 0, "no suitable Vulkan memory type for a %s buffer",
-				host ? "host-visible" : "device-local");
-	}
-	mai.allocationSize = req.size;
-	mai.memoryTypeIndex = (uint32_t)type;
-	r = vkAllocateMemory(dev->device, &mai, NULL, mem);
-	if (r == VK_SUCCESS)
-		r = vkBindBufferMemory(dev->device, *buf, *mem, 0);
-	else
-		*mem = VK_NULL_HANDLE;
-	if (r == VK_SUCCESS && host)
-		r = vkMapMemory(dev->device, *mem, 0, VK_WHOLE_SIZE, 0, map);
-	if (r != VK_SUCCESS) {
-		vkDestroyBuffer(dev->device, *buf, NULL);
-		if (*mem)
-			vkFreeMemory(dev->device, *mem, NULL);
-		return vkg_vk_fail(st, r, host ? "allocating host-visible memory" : "vkAllocateMemory");
-	}
-	return VKG_OK;
-}
-
-static size_t mem_bucket(VkBuffer b)
-{
-	uint64_t h = (uint64_t)(uintptr_t)b;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return (size_t)(h >> 40) % VKG_VK_MEM_BUCKETS;
-}
-
-int vkg_vk_mem_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st)
-{
-	VkBuffer buf;
-	VkDeviceMemory mem;
-	mem_node *n;
-	size_t k;
-	int rc;
-	*out = 0;
-	if (bytes == 0)
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "zero-byte allocation");
-	if (dev->info.max_alloc && bytes > dev->info.max_alloc)
-		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0,
-				"%llu bytes exceed the device's largest allocation (%llu bytes)",
-				(unsigned long long)bytes, (unsigned long long)dev->info.max_alloc);
-	n = malloc(sizeof *n);
-	if (!n)
-		return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
-	/* whole 32-bit words: companion kernels read byte samples as uint words */
-	bytes = (bytes + 3) & ~(uint64_t)3;
-	rc = vkg_vk_buffer_create(dev, bytes, 0, &buf, &mem, NULL, st);
-	if (rc) {
-		free(n);
-		return rc;
-	}
-	n->buffer = buf;
-	n->memory = mem;
-	n->bytes = bytes;
-	k = mem_bucket(buf);
-	pthread_mutex_lock(&dev->mu);
-	n->next = dev->mem[k];
-	dev->mem[k] = n;
-	dev->live_buffers++;
-	pthread_mutex_unlock(&dev->mu);
-	*out = (vkg_mem)(uintptr_t)buf;
-	return VKG_OK;
-}
-
-
-void vkg_vk_mem_free(vkg_device *dev, vkg_mem m)
-{
-	VkBuffer buf = (VkBuffer)(uintptr_t)m;
-	mem_node **pp, *n = NULL;
-	if (!m)
-		return;
-	pthread_mutex_lock(&dev->mu);
-	for (pp = &dev->mem[mem_bucket(buf)]; *pp; pp = &(*pp)->next)
-		if ((*pp)->buffer == buf) {
-			n = *pp;
-			*pp = n->next;
-			dev->live_buffers--;
-			break;
-		}
-	pthread_mutex_unlock(&dev->mu);
-	if (!n)
-		return; /* not ours (a caller's VkBuffer): nothing to free */
-	/* a batch, submitted or still recording, may use it: destroying it then is not
-	 * allowed (cuMemFree synchronises too; frees are rare behind the allocation cache) */
-	vkg_vk_sync_all(dev);
-	vkDestroyBuffer(dev->device, n->buffer, NULL);
-	vkFreeMemory(dev->device, n->memory, NULL);
-	free(n);
-}
-
-uint64_t vkg_vk_buffer_bytes(vkg_device *dev, VkBuffer buf)
-{
-	mem_node *n;
-	uint64_t bytes = 0;
-	pthread_mutex_lock(&dev->mu);
-	for (n = dev->mem[mem_bucket(buf)]; n; n = n->next)
-		if (n->buffer == buf) {
-			bytes = n->bytes;
-			break;
-		}
-	pthread_mutex_unlock(&dev->mu);
-	return bytes;
-}
-
-int vkg_vk_float_atomics(const vkg_device *dev) { return dev->float_atomic_add; }
-
-int64_t vkg_vk_live_buffers(vkg_device *dev)
-{
-	int64_t n;
-	pthread_mutex_lock(&dev->mu);
-	n = dev->live_buffers;
-	pthread_mutex_unlock(&dev->mu);
-	return n;
-}
-
-/* The pinned range holding [p, p+bytes), if any. */
-int64_t vkg_vk_pinned_copies(vkg_device *dev) { return __atomic_load_n(&dev->pinned_copies, __ATOMIC_RELAXED); }
-
 uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev)
 {
 	size_t n = 0;
 	if (!dev->pipeline_cache || vkGetPipelineCacheData(dev->device, dev->pipeline_cache, &n, NULL) != VK_SUCCESS)
 		return 0;
 	return n;
-}
-
-int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer *buf, uint64_t *off)
-{
-	size_t i;
-	int found = 0;
-	const char *c = p;
-	pthread_mutex_lock(&dev->mu);
-	for (i = 0; i < dev->npins; i++) {
-		pinned_range *r = &dev->pins[i];
-		if (c >= r->ptr && c + bytes <= r->ptr + r->bytes) {
-			*buf = r->buffer;
-			*off = (uint64_t)(c - r->ptr);
-			found = 1;
-			__atomic_add_fetch(&dev->pinned_copies, 1, __ATOMIC_RELAXED);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&dev->mu);
-	return found;
-}
-
-int vkg_vk_device_mem_info(vkg_device *dev, uint64_t *free_bytes, uint64_t *total_bytes, vkg_status *st)
-{
-	VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
-	VkPhysicalDeviceMemoryProperties2 mp2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, .pNext = &budget};
-	uint32_t i;
-	uint64_t free_sum = 0;
-	*free_bytes = 0;
-	*total_bytes = dev->info.global_mem;
-	if (!dev->has_budget)
-		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
-				"this Vulkan driver does not report free device memory (no VK_EXT_memory_budget)");
-	vkGetPhysicalDeviceMemoryProperties2(dev->physical, &mp2);
-	for (i = 0; i < mp2.memoryProperties.memoryHeapCount; i++)
-		if (mp2.memoryProperties.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT &&
-		    budget.heapBudget[i] > budget.heapUsage[i])
-			free_sum += budget.heapBudget[i] - budget.heapUsage[i];
-	*free_bytes = free_sum;
-	return VKG_OK;
 }
 
 /* ---- per-plan objects for the core ---- */
@@ -770,77 +500,6 @@ void vkg_vk_plan_pool_free(vkg_device *dev, VkCommandPool pool, VkFence fence)
 		vkDestroyCommandPool(dev->device, pool, NULL);
 	if (fence)
 		vkDestroyFence(dev->device, fence, NULL);
-}
-
-/* ---- transfer primitives (vkg_xfer.h) ---- */
-
-int vkg_vk_pin_add(vkg_device *dev, const pinned_range *r, vkg_status *st)
-{
-	pthread_mutex_lock(&dev->mu);
-	if (dev->npins == dev->pins_cap) {
-		size_t cap = dev->pins_cap ? 2 * dev->pins_cap : 16;
-		pinned_range *p = realloc(dev->pins, cap * sizeof *p);
-		if (!p) {
-			pthread_mutex_unlock(&dev->mu);
-			return vkg_fail(st, VKG_ERR_OUT_OF_MEMORY, 0, "out of host memory");
-		}
-		dev->pins = p;
-		dev->pins_cap = cap;
-	}
-	dev->pins[dev->npins++] = *r;
-	pthread_mutex_unlock(&dev->mu);
-	return VKG_OK;
-}
-
-void vkg_vk_pin_remove(vkg_device *dev, uint64_t handle)
-{
-	size_t i;
-	pinned_range r = {0};
-	if (!handle)
-		return;
-	pthread_mutex_lock(&dev->mu);
-	for (i = 0; i < dev->npins; i++)
-		if ((uint64_t)(uintptr_t)dev->pins[i].buffer == handle) {
-			r = dev->pins[i];
-			dev->pins[i] = dev->pins[--dev->npins];
-			break;
-		}
-	pthread_mutex_unlock(&dev->mu);
-	if (!r.buffer)
-		return;
-	vkg_vk_sync_all(dev); /* copies into or out of it may still be queued */
-	vkDestroyBuffer(dev->device, r.buffer, NULL);
-	vkFreeMemory(dev->device, r.memory, NULL);
-}
-
-/* Pinned memory is a host-visible VkBuffer, mapped once; copies to and from it are
- * recorded against the buffer, so no intermediate copy is made. */
-int vkg_vk_host_alloc(vkg_device *dev, uint64_t bytes, void **ptr, uint64_t *handle, vkg_status *st)
-{
-	pinned_range r;
-	int rc;
-	*ptr = NULL;
-	*handle = 0;
-	if (bytes == 0)
-		return vkg_fail(st, VKG_ERR_INVALID, 0, "zero-byte allocation");
-	rc = vkg_vk_buffer_create(dev, bytes, 1, &r.buffer, &r.memory, (void **)&r.ptr, st);
-	if (rc)
-		return rc;
-	r.bytes = bytes;
-	if ((rc = vkg_vk_pin_add(dev, &r, st)) != VKG_OK) {
-		vkDestroyBuffer(dev->device, r.buffer, NULL);
-		vkFreeMemory(dev->device, r.memory, NULL);
-		return rc;
-	}
-	*ptr = r.ptr;
-	*handle = (uint64_t)(uintptr_t)r.buffer;
-	return VKG_OK;
-}
-
-void vkg_vk_host_free(vkg_device *dev, void *ptr, uint64_t handle)
-{
-	(void)ptr;
-	vkg_vk_pin_remove(dev, handle);
 }
 
 /* ---- interop ---- */

@@ -23,7 +23,6 @@ typedef struct vkg_vk_queue vkg_vk_queue;
 VKG_BACKEND_REQUIRED(VKG_VK_DECLARE)
 
 uint64_t vkg_vk_max_binding(const vkg_device *dev);
-int vkg_vk_fail(vkg_status *st, VkResult r, const char *what);
 int64_t vkg_vk_live_buffers(vkg_device *dev);
 int64_t vkg_vk_pinned_copies(vkg_device *dev);
 uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev);
@@ -44,5 +43,11 @@ int vkg_vk_use_wait(vkg_device *dev, vkg_use *use, vkg_status *st);
 void vkg_vk_use_clear(vkg_use *use);
 uint64_t vkg_vk_queue_native(vkg_device *dev, uint64_t queue);
 int vkg_vk_cmd_scale(vkg_device *dev, VkCommandBuffer cb, VkBuffer mem, uint64_t n, int double_precision, double factor, vkg_status *st);
+
+/* Records a launch of companion kernel k into cb (any command buffer, primary or
+ * secondary) by push descriptors; win gives one view per buffer argument, in order, or
+ * is NULL for whole buffers (vkg_kern_vulkan.c). */
+int vkg_vk_kernel_record(vkg_device *dev, VkCommandBuffer cb, vkg_kernel *k, const uint64_t groups[2],
+			 uint32_t local, int nargs, const vkg_arg *args, const vkg_window *win, vkg_status *st);
 
 #endif

@@ -1,7 +1,29 @@
-/* vkg_vulkan_int.h — what the three files of the vulkan backend share: vkg_vulkan.c
- * (instance, devices, memory), vkg_vulkan_queue.c (queues, batches, copies, events) and
- * vkg_vulkan_scale.c (the normalisation shader). Not part of the interface to the core,
- * which is vkg.h, vkg_xfer.h and vkg_vulkan.h. */
+/* vkg_vulkan_int.h — what the vulkan backend's files share: the device and queue
+ * structures, and each file's functions for the others. Not part of the interface to the
+ * engine, which is vkg_backend.h through backend.c's table (vkg_vulkan.h).
+ *
+ * The files are layered: each calls functions of the files below it only, never of one
+ * above or of one that calls it (internal/backend/layering_test.go fails on a circle).
+ * From the bottom:
+ *
+ *   vkg_vulkan_fail.c    a failed Vulkan call as a status                     (calls nothing here)
+ *   vkg_vulkan_glsl.c    GLSL to SPIR-V with glslang                          (calls nothing here)
+ *   vkg_vulkan_buffer.c  VkBuffers with memory; the device's tables of its
+ *                        buffers and pinned ranges                            -> fail
+ *   vkg_vulkan_queue.c   queues, batches, copies, events, waits               -> buffer, fail
+ *   vkg_vulkan_mem.c     allocating and freeing device buffers and pinned
+ *                        memory (a free waits for every queue first)          -> queue, buffer
+ *   vkg_hostreg_vulkan.c registered host memory                               -> mem, buffer, fail
+ *   vkg_vulkan_scale.c   the normalisation shader                             -> queue, glsl, fail
+ *   vkg_kern_vulkan.c    companion kernels                                    -> queue, buffer, glsl, fail
+ *   vkg_vulkan.c         instance and devices (opening makes the device's own
+ *                        queue; closing frees what the tables and the
+ *                        normalisation still hold)                            -> queue, buffer, scale, fail
+ *   backend.c            the vkg_backend table over all of them
+ *
+ * So a lower file never reaches up for something a higher one owns: the queue file finds
+ * pinned ranges and makes staging buffers through the buffer file, and what must wait for
+ * the queues (freeing memory, closing a device) sits above the queue file. */
 #ifndef VKG_VULKAN_INT_H
 #define VKG_VULKAN_INT_H
 
@@ -97,20 +119,38 @@ struct vkg_device {
 };
 
 
-/* vkg_vulkan.c */
+/* ---- vkg_vulkan_fail.c ---- */
+/* Sets st from a failed Vulkan call (what names it) and returns the status code. */
+int vkg_vk_fail(vkg_status *st, VkResult r, const char *what);
+
+/* ---- vkg_vulkan_glsl.c ---- */
+/* GLSL compute shader (after preamble, which may be NULL) to SPIR-V 1.3: *words malloc'd,
+ * *nwords long; what names the shader in error messages. */
+int vkg_vk_glsl_to_spirv(const char *what, const char *preamble, const char *src, uint32_t **words, size_t *nwords,
+			 vkg_status *st);
+
+/* ---- vkg_vulkan_buffer.c ---- */
 /* A buffer with its own memory: device-local, or host-visible (host) and mapped (*map). */
 int vkg_vk_buffer_create(vkg_device *dev, uint64_t bytes, int host, VkBuffer *buf, VkDeviceMemory *mem,
 			 void **map, vkg_status *st);
+/* The device buffers' table: track takes n (malloc'd, its buffer, memory and bytes set);
+ * untrack gives back the node of buf, or NULL when buf is not in the table (a caller's
+ * VkBuffer). */
+void vkg_vk_buffer_track(vkg_device *dev, mem_node *n);
+mem_node *vkg_vk_buffer_untrack(vkg_device *dev, VkBuffer buf);
 /* The size of a buffer vkg_vk_mem_alloc made; 0 for any other (a caller's VkBuffer). */
 uint64_t vkg_vk_buffer_bytes(vkg_device *dev, VkBuffer buf);
+/* The pinned ranges (HostBuffers and registered memory): add copies *r into the table;
+ * take removes the range whose VkBuffer is handle into *out (0: none). Neither waits or
+ * destroys: removing a range for good is vkg_vk_pin_remove. */
+int vkg_vk_pin_add(vkg_device *dev, const pinned_range *r, vkg_status *st);
+int vkg_vk_pin_take(vkg_device *dev, uint64_t handle, pinned_range *out);
 /* The pinned (host-visible) buffer holding [p, p+bytes), if any, and the offset in it. */
 int vkg_vk_find_pinned(vkg_device *dev, const void *p, uint64_t bytes, VkBuffer *buf, uint64_t *off);
-/* Adds a pinned range (HostBuffer or registered memory); remove waits for every queue,
- * then destroys the range's buffer and memory. handle is the range's VkBuffer. */
-int vkg_vk_pin_add(vkg_device *dev, const pinned_range *r, vkg_status *st);
-void vkg_vk_pin_remove(vkg_device *dev, uint64_t handle);
+/* Destroys every buffer and pinned range still in the tables (closing an idle device). */
+void vkg_vk_buffers_destroy_all(vkg_device *dev);
 
-/* vkg_vulkan_queue.c */
+/* ---- vkg_vulkan_queue.c ---- */
 int vkg_vk_queue_new(vkg_device *dev, int vq, vkg_vk_queue **out, vkg_status *st);
 /* Waits for the queue's work and drops its owner's reference. */
 void vkg_vk_queue_close(vkg_vk_queue *q);
@@ -118,11 +158,8 @@ void vkg_vk_queue_retain(vkg_vk_queue *q);
 void vkg_vk_queue_release(vkg_vk_queue *q);
 vkg_vk_queue *vkg_vk_queue_of(vkg_device *dev, uint64_t queue);
 int vkg_vk_wait_value(vkg_device *dev, VkSemaphore sem, uint64_t value, vkg_status *st);
+/* How long a wait polls before it blocks, for a device that is (host_memory) the CPU or not. */
 uint64_t vkg_vk_spin_ns(int host_memory);
-/* GLSL compute shader (after preamble, which may be NULL) to SPIR-V 1.3: *words malloc'd,
- * *nwords long; what names the shader in error messages. */
-int vkg_vk_glsl_to_spirv(const char *what, const char *preamble, const char *src, uint32_t **words, size_t *nwords,
-			 vkg_status *st);
 /* Submits and waits for the work of every queue of the device. */
 void vkg_vk_sync_all(vkg_device *dev);
 /* One command into q's batch: begin locks q and returns the recording command buffer with
@@ -130,5 +167,14 @@ void vkg_vk_sync_all(vkg_device *dev);
  * if the device holds less than two of q's batches, and unlocks. */
 int vkg_vk_op_begin(vkg_vk_queue *q, VkCommandBuffer *cb, vkg_status *st);
 int vkg_vk_op_end(vkg_vk_queue *q, uint64_t *ticket, int kick, vkg_status *st);
+
+/* ---- vkg_vulkan_mem.c ---- */
+/* Removes a pinned range (vkg_vk_pin_add's), waits for every queue, then destroys the
+ * range's buffer and memory. handle is the range's VkBuffer. */
+void vkg_vk_pin_remove(vkg_device *dev, uint64_t handle);
+
+/* ---- vkg_vulkan_scale.c ---- */
+/* Destroys the normalisation's pipelines (closing an idle device). */
+void vkg_vk_scale_free(vkg_device *dev);
 
 #endif

@@ -1,7 +1,9 @@
 /* vkg_vulkan_queue.c — the vulkan backend's queues (vkg_vulkan.h): each a command pool, a
  * ring of command buffers that record batches in turn, and a timeline semaphore whose
  * value counts the batches submitted; and on them the copies (through pinned buffers or
- * the queue's staging arena), events and synchronisation of vkg.h and vkg_xfer.h. */
+ * the queue's staging arena), events and synchronisation. It calls only the buffer and
+ * error files below it (vkg_vulkan_int.h): the device file above makes and closes the
+ * queues, and the memory file waits for them before a free. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>

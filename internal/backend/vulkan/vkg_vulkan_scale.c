@@ -87,6 +87,22 @@ static int build_scale(vkg_device *dev, vkg_status *st)
 	return VKG_OK;
 }
 
+void vkg_vk_scale_free(vkg_device *dev)
+{
+	if (dev->scale_f)
+		vkDestroyPipeline(dev->device, dev->scale_f, NULL);
+	if (dev->scale_d)
+		vkDestroyPipeline(dev->device, dev->scale_d, NULL);
+	if (dev->scale_layout)
+		vkDestroyPipelineLayout(dev->device, dev->scale_layout, NULL);
+	if (dev->scale_dsl)
+		vkDestroyDescriptorSetLayout(dev->device, dev->scale_dsl, NULL);
+	dev->scale_f = dev->scale_d = VK_NULL_HANDLE;
+	dev->scale_layout = VK_NULL_HANDLE;
+	dev->scale_dsl = VK_NULL_HANDLE;
+	dev->scale_built = 0;
+}
+
 int vkg_vk_cmd_scale(vkg_device *dev, VkCommandBuffer cb, VkBuffer mem, uint64_t n, int double_precision,
 		     double factor, vkg_status *st)
 {

@@ -1,6 +1,6 @@
 //go:build cgo && (cuda || vulkan)
 
-// Command bench times the binding on the DESIGN.md shapes on a GPU (cuda or vulkan build) and, given the
+// Command bench times the binding on the anchor shapes on a GPU (cuda or vulkan build) and, given the
 // raw VkFFT C baseline's output (rawbench, same configurations), prints both side by
 // side. Part of the GPU bundle (make gpu-bundle, tests/gpu/run.sh).
 package main

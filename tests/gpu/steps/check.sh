@@ -1,4 +1,4 @@
-# check — issue 12 on the H200, about 4 minutes:
+# check — the accuracy sweep on the H200, about 4 minutes:
 #  1. `vkfft check -full`: every size class (powers of 2/3/5/7/11/13, Rader and Bluestein
 #     primes, large 1-D, 2-D/3-D, odd and even R2C, the eight DCT/DST kinds, axes) in both
 #     precisions and every storage mode, against the float64 reference, 8 child processes

@@ -1,4 +1,4 @@
-# libvkfftgo_fftw3 on the GPU (issue 10). Sourced by run.sh (uses step, $B, $W, $OUT, res).
+# libvkfftgo_fftw3 on the GPU. Sourced by run.sh (uses step, $B, $W, $OUT, res).
 # Needs fftw3/fftw3.tar.xz in the bundle (scripts/gpu-bundle-fftw3.sh, via make gpu-bundle).
 #   fftw-preload   an FFTW program as built vs LD_PRELOAD=libvkfftgo_fftw3 (results agree)
 #   fftw-verify-*  FFTW's own verifier (bench --verify) on the GPU, single and double

@@ -1,4 +1,4 @@
-# fuse (issue 9): the spectrometer against cuFFT (shared/bench/psd_cufft.cu) and the 256³
+# fuse: the spectrometer against cuFFT (shared/bench/psd_cufft.cu) and the 256³
 # R2C convolution against its baselines, in one call; then the fused paths' tests on CUDA
 # and the CLI's spectrum. What to read:
 #   fuse-cufft-*.log   cuFFT plain and callbacks, GS/s

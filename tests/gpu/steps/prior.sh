@@ -18,7 +18,8 @@ fi
 for b in cuda vulkan; do
 	[ -s "$OUT/prior-$b-on.log" ] || continue
 	echo "prior, $b: shape, device f+i with VkFFT's defaults -> with the prior"
-	awk 'FNR == NR && $2 ~ /^c(64|128)$/ { off[$1 " " $2] = $(NF-4) " " $(NF-3); next }
-	     $2 ~ /^c(64|128)$/ && (($1 " " $2) in off) { printf "   %-16s %s %s -> %s\n", $1, $2, off[$1 " " $2], $(NF-4) " " $(NF-3) }' \
+	# device f+i is the 5th and 4th fields from the end (then % floor, allocs, roundtrip, vs ref)
+	awk 'FNR == NR && $2 ~ /^c(64|128)$/ { off[$1 " " $2] = $(NF-5) " " $(NF-4); next }
+	     $2 ~ /^c(64|128)$/ && (($1 " " $2) in off) { printf "   %-16s %s %s -> %s\n", $1, $2, off[$1 " " $2], $(NF-5) " " $(NF-4) }' \
 		"$OUT/prior-$b-off.log" "$OUT/prior-$b-on.log"
 done

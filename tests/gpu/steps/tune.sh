@@ -1,4 +1,4 @@
-# The autotuner (issue 11) on the issue's shapes, with cuFFT (CuPy) in the same call:
+# The autotuner on the tuner's shapes, with cuFFT (CuPy) in the same call:
 # one table of shape, VkFFT defaults, tuned, cuFFT, tuned/cuFFT, out of place / in place,
 # chosen parameters and tuning time (device forward+inverse, ms). A second, fresh process
 # then finds every tuning stored and measures nothing (source "stored").

@@ -1,4 +1,4 @@
-# Plan create/close churn on the GPU's Vulkan driver (issue 14: host memory grew by ~114 KB
+# Plan create/close churn on the GPU's Vulkan driver (host memory grew by ~114 KB
 # per plan on the H200), sourced by run.sh; run it alone with `run.sh vulkan-churn`.
 # TestVulkanPlanChurnDoesNotLeak only, with 1,000 and then 5,000 plans per window
 # (VKFFTGO_LEAK_ROUNDS / 4): after a warm-up it measures two equal windows, A and B, and

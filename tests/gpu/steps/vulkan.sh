@@ -1,4 +1,4 @@
-# The Vulkan backend on the GPU (issue 14), sourced by run.sh: device probe, the benchmark
+# The Vulkan backend on the GPU, sourced by run.sh: device probe, the benchmark
 # with cold plans and then plans from the disk cache (fresh processes), the same figures
 # from the CUDA backend and cuFFT of this call side by side, the vulkan-tagged tests and
 # the leak test at 10,000 round trips (plan churn at length: vulkan-churn.sh), and the
