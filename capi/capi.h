@@ -16,6 +16,7 @@ typedef struct vkgcapi_thread {
 	char last_error[VKGCAPI_ERROR_LEN];
 	vkg_status call_st;  /* hotpath.c */
 	vkg_status async_st; /* hotpath_async.c */
+	vkg_status fuse_st;  /* hotpath_fuse.c */
 } vkgcapi_thread;
 /* The calling thread's state, allocated on its first call and freed when it exits;
  * never NULL (without host memory for it, one shared record, whose messages threads may

@@ -23,6 +23,7 @@ static void free_state(void *p)
 	if (t && t != &shared_fallback) {
 		vkg_status_clear(&t->call_st);
 		vkg_status_clear(&t->async_st);
+		vkg_status_clear(&t->fuse_st);
 		free(t);
 	}
 	state = NULL;
