@@ -101,7 +101,8 @@ gcc -std=c99 "${CWARN[@]}" "$here/full.c" $(pkg-config --cflags --libs vkfftgo) 
 VKFFTGO_CACHE_DIR="$tmp/kc-full" "$tmp/full"
 
 step "dlopen after start-up (Python's ctypes, ITK_AUTOLOAD_PATH): the static TLS fits, every call works"
-tls=$(readelf -lW "$lib" | awk '$1 == "TLS" { print strtonum($6) }')
+tls=$(readelf -lW "$lib" | awk '$1 == "TLS" { print $6 }') # MemSiz, in hex
+[ -n "$tls" ] && tls=$((tls))
 [ -n "$tls" ] && [ "$tls" -le 512 ] || die "the library's TLS segment is ${tls:-?} bytes: dlopen after start-up needs it small (capi/threadstate.c)"
 echo "   TLS segment: $tls bytes"
 gcc -std=c99 "${CWARN[@]}" -D_GNU_SOURCE -pthread -I"$build/include" "$here/dlopen.c" -ldl -lm -o "$tmp/dlopen"
