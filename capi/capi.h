@@ -8,6 +8,21 @@
 
 #define VKGCAPI_ERROR_LEN 2048
 
+/* What the C API keeps per calling thread: its vkfftgo_last_error message and the
+ * statuses the per-call paths hand the core. On the heap, reached through one pointer in
+ * thread-local storage (threadstate.c): the library's static TLS stays a few bytes, so it
+ * can be dlopen'ed after the process started (Python's ctypes, ITK_AUTOLOAD_PATH). */
+typedef struct vkgcapi_thread {
+	char last_error[VKGCAPI_ERROR_LEN];
+	vkg_status call_st;  /* hotpath.c */
+	vkg_status async_st; /* hotpath_async.c */
+	vkg_status fuse_st;  /* hotpath_fuse.c */
+} vkgcapi_thread;
+/* The calling thread's state, allocated on its first call and freed when it exits;
+ * never NULL (without host memory for it, one shared record, whose messages threads may
+ * then overwrite). */
+vkgcapi_thread *vkgcapi_thread_state(void);
+
 /* Sets the calling thread's vkfftgo_last_error message (truncated to fit). */
 void vkgcapi_set_error(const char *msg, size_t n);
 /* Formats the calling thread's message and returns code (for the C entry points). */

@@ -34,6 +34,9 @@ var descExtOffsets = [...]uintptr{
 	unsafe.Offsetof(C.vkfftgo_plan_desc{}.in_strides), unsafe.Offsetof(C.vkfftgo_plan_desc{}.out_strides),
 }
 
+// descFullOffset is the byte offset of full_spectrum, for the descriptor's tests.
+var descFullOffset = unsafe.Offsetof(C.vkfftgo_plan_desc{}.full_spectrum)
+
 // maxDescRank is the largest rank a descriptor of size can describe.
 func maxDescRank(size uintptr) C.int32_t {
 	if size >= descV2End {
@@ -101,6 +104,19 @@ func readDescExt(desc *C.vkfftgo_plan_desc, size uintptr, pd *planDesc) error {
 		pd.cfg.RealInPlace = true
 	default:
 		return errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->real_inplace is %d; want 0 or 1", desc.real_inplace)
+	}
+	switch desc.full_spectrum {
+	case 0:
+	case 1:
+		if !pd.r2c {
+			return errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->full_spectrum is set on a plan that is not VKFFTGO_R2C")
+		}
+		pd.cfg.FullSpectrum = true
+	default:
+		return errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->full_spectrum is %d; want 0 or 1", desc.full_spectrum)
+	}
+	if desc.reserved0 != 0 {
+		return errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->reserved0 is %d; it must be 0", desc.reserved0)
 	}
 	var err error
 	if pd.cfg.InStrides, err = descStrides("in_strides", desc.in_strides[:], rank); err != nil {

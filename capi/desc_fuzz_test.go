@@ -37,6 +37,7 @@ type descExt struct {
 	axes                          [4]int32
 	r2rKind, storage, realInPlace int32
 	in, out                       [4]int64
+	fullSpectrum                  int32 // after the tuning fields
 }
 
 // withExt writes e's fields into b (a descriptor of at least the 0.2 size).
@@ -56,6 +57,7 @@ func withExt(b []byte, e descExt) []byte {
 		put64(o[6]+8*uintptr(i), e.in[i])
 		put64(o[7]+8*uintptr(i), e.out[i])
 	}
+	put32(descFullOffset, e.fullSpectrum)
 	return b
 }
 
@@ -106,6 +108,10 @@ func seedDescs() map[string][]byte {
 			descExt{realInPlace: 1}),
 		"strided-rows": withExt(descBytes(k, 0, 1, 0, 0, 2, [3]int64{3, 5, 0}, 1),
 			descExt{naxes: 1, axes: [4]int32{1}, in: [4]int64{8, 1}, out: [4]int64{8, 1}}),
+		"full-spectrum": withExt(descBytes(k, 1, 0, 0, 0, 3, [3]int64{5, 6, 7}, 1),
+			descExt{fullSpectrum: 1}),
+		"full-spectrum-c2c": withExt(descBytes(k, 0, 0, 0, 0, 1, [3]int64{7, 0, 0}, 1),
+			descExt{fullSpectrum: 1}),
 		"stride-past-rank": withExt(descBytes(k, 0, 0, 0, 0, 2, [3]int64{3, 5, 0}, 1),
 			descExt{in: [4]int64{5, 1, 0, 7}}),
 	}
@@ -180,6 +186,7 @@ func FuzzParseDesc(f *testing.F) {
 		require.LessOrEqual(t, len(pd.cfg.Axes), 4)
 		require.False(t, pd.r2c && pd.r2r != 0, "both R2C and R2R")
 		require.False(t, pd.cfg.RealInPlace && !pd.r2c, "RealInPlace without R2C")
+		require.False(t, pd.cfg.FullSpectrum && !pd.r2c, "FullSpectrum without R2C")
 		for _, s := range [][]int{pd.cfg.InStrides, pd.cfg.OutStrides} {
 			require.True(t, s == nil || len(s) == len(pd.cfg.Shape), "strides %v for rank %d", s, len(pd.cfg.Shape))
 		}
@@ -231,6 +238,9 @@ func TestParseDesc(t *testing.T) {
 	pd, err = parseDesc(withExt(descBytes(k, 1, 0, 0, 0, 1, [3]int64{7, 0, 0}, 1), descExt{realInPlace: 1}))
 	require.NoError(t, err)
 	require.True(t, pd.cfg.RealInPlace)
+	pd, err = parseDesc(withExt(descBytes(k, 1, 0, 0, 0, 1, [3]int64{7, 0, 0}, 1), descExt{fullSpectrum: 1}))
+	require.NoError(t, err)
+	require.True(t, pd.cfg.FullSpectrum)
 	for _, tc := range []struct {
 		name string
 		e    descExt
@@ -244,6 +254,8 @@ func TestParseDesc(t *testing.T) {
 		{"real_inplace on c2c", descExt{realInPlace: 1}, 0, "not VKFFTGO_R2C"},
 		{"real_inplace 2", descExt{realInPlace: 2}, 1, "real_inplace is 2"},
 		{"stride past rank", descExt{in: [4]int64{5, 1, 0, 7}}, 0, "in_strides[3] is 7"},
+		{"full_spectrum on c2c", descExt{fullSpectrum: 1}, 0, "full_spectrum is set on a plan that is not VKFFTGO_R2C"},
+		{"full_spectrum 2", descExt{fullSpectrum: 2}, 1, "full_spectrum is 2"},
 	} {
 		_, err := parseDesc(withExt(descBytes(k, tc.kind, 0, 0, 0, 2, [3]int64{3, 5, 0}, 1), tc.e))
 		require.ErrorContains(t, err, tc.msg, tc.name)

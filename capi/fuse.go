@@ -220,7 +220,7 @@ func vkgcgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolution
 		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_SHAPE, "desc->rank is %d; want 1 to 3", desc.rank))
 	}
 	cfg := vkfft.ConvolutionConfig{Mode: vkfft.ConvolutionMode(desc.mode), Features: int(desc.features),
-		Matrix: int(desc.matrix), Kernels: int(desc.kernels)}
+		Matrix: int(desc.matrix), Kernels: int(desc.kernels), Boundary: vkfft.Boundary(desc.boundary)}
 	cfg.Batch = int(desc.batch)
 	cfg.LUT = vkfft.LUT(desc.lut)
 	padded := false

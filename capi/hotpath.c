@@ -17,8 +17,8 @@
 #include "handles.h"
 #include "hotpath.h"
 
-/* one status per thread: the core writes its messages here */
-static __thread vkg_status call_st;
+/* one status per thread (capi.h, vkgcapi_thread): the core writes its messages there */
+#define call_st (vkgcapi_thread_state()->call_st)
 
 vkfftgo_status vkgc_core_status(int code)
 {

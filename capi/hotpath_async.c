@@ -14,7 +14,7 @@
 #include "handles.h"
 #include "hotpath.h"
 
-static __thread vkg_status async_st;
+#define async_st (vkgcapi_thread_state()->async_st) /* one per thread: capi.h */
 
 /* obj_acquire locks the slot of a stream or host buffer handle; NULL with the message of
  * capi/streams.go's holdObj set if the handle is NULL or not a live one of kind. */

@@ -16,7 +16,7 @@
 #include "handles.h"
 #include "hotpath.h"
 
-static __thread vkg_status fuse_st;
+#define fuse_st (vkgcapi_thread_state()->fuse_st) /* one per thread: capi.h */
 
 /* fused_acquire locks a convolution's or spectrometer's slot exclusively; NULL with
  * lookupFused's message set if the handle is NULL or not a live one of kind. */

@@ -17,12 +17,11 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-static __thread char last_error[VKGCAPI_ERROR_LEN];
-
 void vkgcapi_set_error(const char *msg, size_t n)
 {
-	if (n >= sizeof last_error)
-		n = sizeof last_error - 1;
+	char *last_error = vkgcapi_thread_state()->last_error;
+	if (n >= VKGCAPI_ERROR_LEN)
+		n = VKGCAPI_ERROR_LEN - 1;
 	memcpy(last_error, msg, n);
 	last_error[n] = 0;
 }
@@ -31,12 +30,12 @@ vkfftgo_status vkgcapi_fail(vkfftgo_status code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof last_error, fmt, ap);
+	vsnprintf(vkgcapi_thread_state()->last_error, VKGCAPI_ERROR_LEN, fmt, ap);
 	va_end(ap);
 	return code;
 }
 
-const char *vkfftgo_last_error(void) { return last_error; }
+const char *vkfftgo_last_error(void) { return vkgcapi_thread_state()->last_error; }
 
 vkfftgo_status vkgcapi_forked(const char *fn)
 {
@@ -46,10 +45,6 @@ vkfftgo_status vkgcapi_forked(const char *fn)
 }
 
 int vkfftgo_forked(void) { return vkg_forked(); }
-
-/* the library's backend is fixed when it is built; the engine's registration happens in Go's
- * initialisation, which a C caller of this function need not have waited for */
-int vkfftgo_backend(void) { return VKFFTGO_BACKEND; }
 
 const char *vkfftgo_version_string(void)
 {
@@ -104,3 +99,7 @@ const char *vkfftgo_status_string(vkfftgo_status status)
 	}
 	return "VKFFTGO_ERROR_UNKNOWN";
 }
+
+/* the library's backend is fixed when it is built; the engine's registration happens in Go's
+ * initialisation, which a C caller of this function need not have waited for */
+int vkfftgo_backend(void) { return VKFFTGO_BACKEND; }

@@ -107,6 +107,9 @@ func writeDesc(user *C.vkfftgo_plan_desc, bp *vkfft.BytePlan) {
 	if cfg.RealInPlace {
 		d.real_inplace = 1
 	}
+	if cfg.FullSpectrum {
+		d.full_spectrum = 1
+	}
 	for i := range cfg.InStrides {
 		d.in_strides[i] = C.int64_t(cfg.InStrides[i])
 	}

@@ -304,12 +304,21 @@ typedef struct vkfftgo_plan_desc {
 	int64_t register_boost_4step, bandwidth_boost, swap_to_3stage_4step, shared_memory,
 		bluestein_size;
 	int64_t grouped_batch[VKFFTGO_MAX_AXES];
+	/* ---- whole spectra (a descriptor ending above still works: these are zero) ---- */
+	int32_t full_spectrum; /* R2C: 1 = the complex side is the whole spectrum, prod(shape)
+				  complex values per transform as a C2C FFT of the real data gives
+				  them (numpy's fftn of real input), expanded from the half one on
+				  the device; the inverse takes a whole spectrum X and returns the
+				  real part of its inverse (that of (X + conj(X[-k]))/2), folded on
+				  the device. Axes may leave out the last axis. Not with
+				  real_inplace, strides or fp16 storage. */
+	int32_t reserved0;
 } vkfftgo_plan_desc;
 #define VKFFTGO_PLAN_DESC_INIT                                                              \
 	{ (uint32_t)sizeof(vkfftgo_plan_desc), VKFFTGO_C2C, VKFFTGO_SINGLE,                  \
 	  VKFFTGO_NORM_BACKWARD, VKFFTGO_LUT_DEFAULT, 0, { 0, 0, 0 }, 1, 0, 0, 0,             \
 	  0, 0, { 0, 0, 0, 0 }, 0, VKFFTGO_STORAGE_DEFAULT, 0, { 0, 0, 0, 0 }, { 0, 0, 0, 0 },   \
-	  VKFFTGO_TUNE_DEFAULT, VKFFTGO_LUT_DEFAULT, 0, 0, 0, 0, 0, { 0, 0, 0, 0 } }
+	  VKFFTGO_TUNE_DEFAULT, VKFFTGO_LUT_DEFAULT, 0, 0, 0, 0, 0, { 0, 0, 0, 0 }, 0, 0 }
 
 #ifndef VKFFTGO_NO_PROTOTYPES
 /* Builds a plan: compiles the kernels and allocates the device buffers every later
@@ -563,6 +572,11 @@ vkfftgo_status vkfftgo_kernel_cache_contains(vkfftgo_device *device, const vkfft
  * phase correlation divides each product by its magnitude. */
 typedef struct vkfftgo_convolution vkfftgo_convolution;
 enum { VKFFTGO_CONVOLVE = 0, VKFFTGO_CORRELATE = 1, VKFFTGO_PHASE_CORRELATE = 2 };
+/* boundary: what a linear convolution (kernel_shape) takes beyond the data — zeros
+ * (scipy's "same"), the nearest edge value (ITK's ZeroFluxNeumannBoundaryCondition) or
+ * the data repeated (ITK's PeriodicBoundaryCondition); the padding is filled on the
+ * device */
+enum { VKFFTGO_BOUNDARY_ZERO = 0, VKFFTGO_BOUNDARY_REPLICATE = 1, VKFFTGO_BOUNDARY_PERIODIC = 2 };
 typedef struct vkfftgo_convolution_desc {
 	uint32_t size;      /* sizeof(vkfftgo_convolution_desc); set by VKFFTGO_CONVOLUTION_DESC_INIT */
 	int32_t mode;       /* VKFFTGO_CONVOLVE (default), VKFFTGO_CORRELATE, VKFFTGO_PHASE_CORRELATE */
@@ -576,7 +590,7 @@ typedef struct vkfftgo_convolution_desc {
 	int32_t features;   /* components per point, 0 means 1 */
 	int32_t matrix;     /* 2 or 3: matrix-vector convolution; 0 none */
 	int32_t kernels;    /* kernels applied to every item, 0 means 1 */
-	int32_t reserved;
+	int32_t boundary;   /* VKFFTGO_BOUNDARY_* (default zero); linear convolution only */
 } vkfftgo_convolution_desc;
 #define VKFFTGO_CONVOLUTION_DESC_INIT                                                       \
 	{ (uint32_t)sizeof(vkfftgo_convolution_desc), VKFFTGO_CONVOLVE, VKFFTGO_C2C, VKFFTGO_SINGLE, \

@@ -97,6 +97,8 @@ gpu-bundle: setup $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and 
 	if [ -d ../shared/bench ]; then mkdir -p $(GPU_BUNDLE)/baselines && cp ../shared/bench/* $(GPU_BUNDLE)/baselines/; fi
 	# libvkfftgo_fftw3 + ITK for steps/fftw.sh (mk/fftw3.mk); the rest of the bundle works without it
 	$(MAKE) --no-print-directory gpu-bundle-fftw3 || echo "gpu-bundle: no fftw3 part (steps/fftw.sh will say so)"
+	# the VkFFTBackend ITK module and its benchmark for steps/itk-module.sh (mk/itk-module.mk)
+	$(MAKE) --no-print-directory gpu-bundle-itk-module || echo "gpu-bundle: no itk-module part (steps/itk-module.sh will say so)"
 	tar -czf $(BUILD)/vkfftgo-gpu-bundle.tar.gz -C $(GPU_BUNDLE) .
 	@du -sh $(GPU_BUNDLE) $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 

@@ -110,7 +110,7 @@ func (l *layout) ioBytes(inverse bool) (dst, src int64) {
 	switch {
 	case l.kind == kindR2C && l.cfg.RealInPlace:
 		return l.complexBytes, l.complexBytes
-	case l.kind == kindR2C && inverse:
+	case l.kind == kindR2C && inverse: // FullSpectrum too: complexBytes is the whole spectrum
 		return l.realBytes, l.complexBytes
 	case l.kind == kindR2C:
 		return l.complexBytes, l.realBytes

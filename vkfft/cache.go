@@ -141,7 +141,7 @@ func (c *PlanCache) acquire(key []byte) *cacheEntry {
 // insert adds a freshly built plan, leased to the caller.
 func (c *PlanCache) insert(key []byte, typed any, inner *plan) *cacheEntry {
 	e := &cacheEntry{key: string(key), plan: typed, inner: inner, cache: c, leased: true,
-		bytes: inner.l.complexBytes + inner.l.realBytes}
+		bytes: inner.l.bufBytes + inner.l.realBytes + inner.l.fullBytes()}
 	c.mu.Lock()
 	e.clearGen = c.clearGen
 	c.plans++

@@ -357,7 +357,7 @@ func TestCacheKeysKnowEveryConfigField(t *testing.T) {
 		return out
 	}
 	require.Equal(t, []string{"Shape", "Batch", "Norm", "LUT", "Tuning", "Axes", "InStrides", "OutStrides",
-		"Storage", "RealInPlace", "Tune"}, names(Config{}),
+		"Storage", "RealInPlace", "FullSpectrum", "Tune"}, names(Config{}),
 		"Config changed: update planCacheKey and the disk keys in cachekey.go")
 	require.Equal(t, []string{"CoalescedMemory", "AimThreads", "RegisterBoost", "RegisterBoost4Step",
 		"GroupedBatch", "BandwidthBoost", "SwapTo3Stage4Step", "SharedMemory", "BluesteinSize", "LUT"}, names(Tuning{}),

@@ -222,8 +222,8 @@ func (k cacheKey) vkLayout(l *layout) cacheKey {
 		int("vk_batch", int64(vk.batch)).
 		array("vk_in_stride", maxRank, func(i int) int64 { return int64(vk.inStride[i]) }).
 		array("vk_out_stride", maxRank, func(i int) int64 { return int64(vk.outStride[i]) }).
-		int("complex_bytes", l.complexBytes).
-		int("real_bytes", l.realBytes)
+		int("complex_bytes", l.bufBytes).
+		int("real_bytes", l.vkRealBytes())
 }
 
 // stages writes what a plan does besides a plain transform. The buffers bound at
@@ -257,10 +257,12 @@ func (k cacheKey) stages(s *engine.StageParams) cacheKey {
 		digest("stage_fuse", s.Fuse.Prelude, s.Fuse.InputDecl, s.Fuse.ExtraParams)
 }
 
-// plan writes every plan parameter passed to VkFFT.
+// plan writes every plan parameter passed to VkFFT. A FullSpectrum plan runs the kernels
+// of the plain plan of its VkFFT kind (vkKind), whose key it shares: its own expansion
+// and folding are companion kernels.
 func (k cacheKey) plan(p *planParams) cacheKey {
 	l := &p.l
-	return k.transform(l.kind, l.r2r, l.double, l.cfg.Shape, l.cfg.Batch).
+	return k.transform(l.vkKind(), l.r2r, l.double, l.cfg.Shape, l.cfg.Batch).
 		bool("normalize", l.cfg.Norm == NormBackward).
 		int("use_lut", int64(p.useLUT)).
 		tuning(&l.cfg.Tuning).
@@ -292,6 +294,7 @@ func planCacheKey(buf []byte, entry string, cfg *Config, kd kind, r2r R2RKind, d
 		int("lut", int64(cfg.LUT)).
 		tuning(&cfg.Tuning).
 		dataLayout(sel[:rank], cfg).
+		bool("full_spectrum", cfg.FullSpectrum).
 		int("tune", int64(cfg.Tune))
 	return k, true
 }

@@ -92,6 +92,12 @@ func (p *plan) runNative(inverse bool, dst, src uint64) error {
 	if p.h == nil {
 		return closedError(op, "plan")
 	}
+	if p.l.full != fullNone {
+		if err := engine.PlanRunOutIn(p.h, p.st, inverse, dst, src); err != nil {
+			return opError(op, err)
+		}
+		return nil
+	}
 	// a separate C2C source goes to the out-of-place kernels (oop.go), not through a copy
 	h, real, from := p.routeOutOfPlace(real, from)
 	if err := engine.PlanRunDevice(h, p.st, inverse, buf, real, from, 0); err != nil {

@@ -39,7 +39,7 @@ func TestCompanionModuleFromKernelCache(t *testing.T) {
 		pad, err := engine.ModuleKernel(m, "vkg_pad")
 		require.NoError(t, err, what)
 		require.NoError(t, out.Upload([]complex64{9, 9, 9, 9, 9}))
-		require.NoError(t, engine.LaunchKernel(h, st, pad, [2]uint64{1, 1}, 256, in.b.m, out.b.m, 1, 1, 1, 3, 1, 1, 5))
+		require.NoError(t, engine.LaunchKernel(h, st, pad, [2]uint64{1, 1}, 256, in.b.m, out.b.m, 1, 1, 1, 3, 1, 1, 5, engine.BoundaryZero))
 		got := make([]complex64, 5)
 		require.NoError(t, out.Download(got))
 		require.Equal(t, []complex64{1 + 2i, 3 + 4i, 5 + 6i, 0, 0}, got, what)

@@ -110,6 +110,14 @@ type Config struct {
 	// and numpy's padded layout: each real row holds 2·(n/2+1) values, the last one or
 	// two being padding, and the spectrum overwrites them (ForwardInPlace).
 	RealInPlace bool
+	// FullSpectrum makes a real-to-complex plan produce the whole spectrum, as a complex
+	// FFT of the real data (numpy's fftn of real input): Shape's points per transform,
+	// complex, instead of the last axis halved; the inverse takes a whole spectrum X and
+	// returns the real part of its inverse, which is the inverse of the Hermitian part
+	// (X + conj(X[-k]))/2. The half is expanded and folded on the device. Axes may leave
+	// out the last axis (then the plan is a complex FFT of the widened real data). Not
+	// with RealInPlace, strides or StorageHalf.
+	FullSpectrum bool
 
 	// Tune says whether the plan uses a stored tuning (TuneCached), measures one when
 	// none is stored (TuneMeasure), or keeps VkFFT's defaults (TuneOff). TuneDefault
@@ -138,6 +146,11 @@ type layout struct {
 	realBytes    int64
 	fwdScale     float64
 	invScale     float64
+
+	// FullSpectrum (layout_full.go): how the whole spectrum is made, and the bytes of
+	// VkFFT's own buffer (complexBytes is the spectrum a caller sees)
+	full     fullMode
+	bufBytes int64
 
 	// axes, strides, storage and real-to-real kind (layout.go)
 	r2r     R2RKind
@@ -193,6 +206,13 @@ func validateKind(cfg Config, k kind, complexSize uintptr, r2r R2RKind) (layout,
 		cfg.Batch = 1
 	}
 	l.cfg = cfg
+	full, err := checkFull(&l)
+	if err != nil {
+		return l, err
+	}
+	if full == fullWiden { // VkFFT sees a complex transform of the widened data
+		k, l.kind = kindC2C, kindC2C
+	}
 
 	last := cfg.Shape[len(cfg.Shape)-1]
 	n, ok := 1, true
@@ -217,6 +237,10 @@ func validateKind(cfg Config, k kind, complexSize uintptr, r2r R2RKind) (layout,
 	// axes, strides, storage, real-to-real (layout.go); gives the normalisation count
 	if err := completeLayout(&l, complexSize); err != nil {
 		return l, err
+	}
+	l.bufBytes = l.complexBytes
+	if full != fullNone {
+		l.setFull(full, n*cfg.Batch, complexSize)
 	}
 	// m is the normalisation count of the transform's definition, mvk VkFFT's own
 	// (the one its normalize divides by), c a forward factor VkFFT leaves out (layout.go)

@@ -63,6 +63,43 @@ type ConvolutionConfig struct {
 	Matrix int
 	// Kernels applies every item to this many kernels (0 means 1).
 	Kernels int
+	// Boundary is what a linear convolution (KernelShape) takes for the points beyond
+	// the data: zeros (BoundaryZero, scipy's "same"), the nearest edge point
+	// (BoundaryReplicate, ITK's ZeroFluxNeumannBoundaryCondition) or the data repeated
+	// (BoundaryPeriodic, ITK's PeriodicBoundaryCondition). The padding is filled on the
+	// device.
+	Boundary Boundary
+}
+
+// Boundary is what a linear convolution sees beyond the edges of the data.
+type Boundary int
+
+const (
+	// BoundaryZero: zeros beyond the data.
+	BoundaryZero Boundary = iota
+	// BoundaryReplicate: the nearest edge point (a zero-flux Neumann condition).
+	BoundaryReplicate
+	// BoundaryPeriodic: the data repeated along each axis.
+	BoundaryPeriodic
+)
+
+// The boundaries are the engine's pad kernel modes (and the C API's VKFFTGO_BOUNDARY_*).
+var (
+	_ = [1]int{}[int(BoundaryZero)-engine.BoundaryZero]
+	_ = [1]int{}[int(BoundaryReplicate)-engine.BoundaryReplicate]
+	_ = [1]int{}[int(BoundaryPeriodic)-engine.BoundaryPeriodic]
+)
+
+func (b Boundary) String() string {
+	switch b {
+	case BoundaryZero:
+		return "zero"
+	case BoundaryReplicate:
+		return "replicate"
+	case BoundaryPeriodic:
+		return "periodic"
+	}
+	return fmt.Sprintf("Boundary(%d)", int(b))
 }
 
 // convolution is the untyped part of Convolution and RealConvolution.
@@ -127,6 +164,12 @@ func validateConv(cfg ConvolutionConfig, real bool) (convGeometry, error) {
 	}
 	if cfg.Norm != NormBackward {
 		return g, fmt.Errorf("%w: Norm %v; convolutions are normalised (leave Norm at NormBackward)", ErrInvalidArgument, cfg.Norm)
+	}
+	if cfg.Boundary < BoundaryZero || cfg.Boundary > BoundaryPeriodic {
+		return g, fmt.Errorf("%w: unknown Boundary %d; want BoundaryZero, BoundaryReplicate or BoundaryPeriodic", ErrInvalidArgument, int(cfg.Boundary))
+	}
+	if cfg.Boundary != BoundaryZero && cfg.KernelShape == nil {
+		return g, fmt.Errorf("%w: Boundary %v applies to linear convolution (KernelShape); a circular one wraps around", ErrInvalidArgument, cfg.Boundary)
 	}
 	if cfg.Features < 0 || cfg.Kernels < 0 {
 		return g, fmt.Errorf("%w: negative Features %d or Kernels %d", ErrInvalidArgument, cfg.Features, cfg.Kernels)
@@ -435,7 +478,7 @@ func (c *convolution) buildPad(h engine.Device, g *convGeometry, k kind, complex
 	for i := 0; i < r; i++ {
 		m[3-r+i], p[3-r+i] = g.cfg.Shape[i], g.fft[i]
 	}
-	if c.pad = engine.ConvPadNew(pad, crop, comps, m, p, io); c.pad == nil {
+	if c.pad = engine.ConvPadNew(pad, crop, comps, m, p, io, int(g.cfg.Boundary)); c.pad == nil {
 		return 0, fmt.Errorf("%w: out of host memory", ErrOutOfMemory)
 	}
 	return io, nil

@@ -56,25 +56,45 @@ func convRef(cfg ConvolutionConfig, src, kernel []complex128) []complex128 {
 			}
 			return y
 		}
+		if g.linear { // out[i] = Σ_q kernel[q] x[i - q + (K-1)/2], the data extended by cfg.Boundary
+			for i := 0; i < n; i++ {
+				ci := coords(i, shape)
+				var s complex128
+			points:
+				for q := 0; q < kn; q++ {
+					cq := coords(q, g.kshape)
+					cj := make([]int, rank)
+					for a := 0; a < rank; a++ {
+						c, m := ci[a]-cq[a]+(g.kshape[a]-1)/2, shape[a]
+						switch {
+						case c >= 0 && c < m:
+						case cfg.Boundary == BoundaryReplicate:
+							c = min(max(c, 0), m-1)
+						case cfg.Boundary == BoundaryPeriodic:
+							c = (c%m + m) % m
+						default:
+							continue points
+						}
+						cj[a] = c
+					}
+					s += x[flat(cj, shape)] * k[q]
+				}
+				y[i] = s
+			}
+			return y
+		}
 		d := make([]int, rank)
 		for i := 0; i < n; i++ {
 			ci := coords(i, shape)
 			var s complex128
 			for j := 0; j < n; j++ {
 				cj := coords(j, shape)
-				ok := true
 				for a := 0; a < rank; a++ {
 					if cfg.Mode == Correlate { // kernel[j + i]
 						d[a] = (cj[a] + ci[a]) % shape[a]
-					} else if g.linear { // kernel[i - j + (K-1)/2], zero outside
-						d[a] = ci[a] - cj[a] + (g.kshape[a]-1)/2
-						ok = ok && d[a] >= 0 && d[a] < g.kshape[a]
 					} else { // kernel[i - j]
 						d[a] = ((ci[a]-cj[a])%shape[a] + shape[a]) % shape[a]
 					}
-				}
-				if !ok {
-					continue
 				}
 				v := x[j]
 				if cfg.Mode == Correlate {
@@ -135,6 +155,11 @@ func TestConvolutionAccuracy(t *testing.T) {
 		{"linear-c2c-single-2d", ConvolutionConfig{Config: Config{Shape: []int{10, 13}, Batch: 2}, KernelShape: []int{3, 4}}, false, false},
 		{"linear-r2c-single-1d", ConvolutionConfig{Config: Config{Shape: []int{50}}, KernelShape: []int{7}}, true, false},
 		{"linear-r2c-double-3d", ConvolutionConfig{Config: Config{Shape: []int{5, 6, 7}}, KernelShape: []int{3, 2, 3}}, true, true},
+		{"replicate-r2c-single-1d", ConvolutionConfig{Config: Config{Shape: []int{9}, Batch: 2}, KernelShape: []int{7}, Boundary: BoundaryReplicate}, true, false},
+		{"replicate-r2c-double-3d", ConvolutionConfig{Config: Config{Shape: []int{5, 6, 7}}, KernelShape: []int{3, 5, 4}, Boundary: BoundaryReplicate}, true, true},
+		{"periodic-r2c-single-2d", ConvolutionConfig{Config: Config{Shape: []int{4, 11}}, KernelShape: []int{7, 3}, Boundary: BoundaryPeriodic}, true, false},
+		{"periodic-c2c-double-3d", ConvolutionConfig{Config: Config{Shape: []int{6, 5, 4}}, KernelShape: []int{3, 3, 5}, Boundary: BoundaryPeriodic}, false, true},
+		{"replicate-c2c-single-2d", ConvolutionConfig{Config: Config{Shape: []int{10, 13}}, KernelShape: []int{5, 6}, Boundary: BoundaryReplicate}, false, false},
 		{"features-c2c-single", ConvolutionConfig{Config: Config{Shape: []int{32}, Batch: 2}, Features: 2}, false, false},
 		{"matrix-r2c-single", ConvolutionConfig{Config: Config{Shape: []int{8, 8}}, Matrix: 2}, true, false},
 		{"kernels-c2c-single", ConvolutionConfig{Config: Config{Shape: []int{8, 12}}, Kernels: 3}, false, false},

@@ -193,8 +193,10 @@ extern "C" { __device__ struct vkg_fuse_args vkg_fuse; }
 // padCropSource is the module of a zero-padded convolution, for elements of typ
 // ("float2", "double2", "float" or "double"):
 //
-//	vkg_pad(src, dst, comps, m0, m1, m2, p0, p1, p2)   dst (comps arrays of p) = src (of m), zeros beyond
-//	vkg_crop(src, dst, ...)                             dst (comps arrays of m) = the first m points of src
+//	vkg_pad(src, dst, comps, m0, m1, m2, p0, p1, p2, bc)   dst (comps arrays of p) = src (of m), and beyond it
+//	                                                      zeros, the nearest edge value or the periodic
+//	                                                      continuation (bc: engine.Boundary*; vkg_bc)
+//	vkg_crop(src, dst, ..., bc)                           dst (comps arrays of m) = the first m points of src
 func padCropSource(b Backend, typ string) string {
 	elem := typ
 	if b == Vulkan {
@@ -206,6 +208,7 @@ func padCropSource(b Backend, typ string) string {
 		{"vkg_pad", `	vkg_u64 i = VKG_GID, np = p0 * p1 * p2, c = i / np, r = i % np;
 	vkg_u64 z = r / (p1 * p2), y = r / p2 % p1, x = r % p2;
 	if (c >= comps) return;
+	z = vkg_bc(z, m0, p0, bc); y = vkg_bc(y, m1, p1, bc); x = vkg_bc(x, m2, p2, bc);
 	if (z < m0 && y < m1 && x < m2) dst[i] = src[c * m0 * m1 * m2 + (z * m1 + y) * m2 + x];
 	else dst[i] = VKG_PAD_ZERO;
 `},
@@ -216,7 +219,7 @@ func padCropSource(b Backend, typ string) string {
 `},
 	} {
 		params := []kernelParam{{name: "src", elem: elem, readOnly: true}, {name: "dst", elem: elem}}
-		for _, n := range []string{"comps", "m0", "m1", "m2", "p0", "p1", "p2"} {
+		for _, n := range []string{"comps", "m0", "m1", "m2", "p0", "p1", "p2", "bc"} {
 			params = append(params, kernelParam{name: n})
 		}
 		defs = append(defs, kernelDef{name: k.name, params: params, body: k.body})
@@ -234,7 +237,7 @@ func padCropSource(b Backend, typ string) string {
 	}
 	if b == Vulkan {
 		for i := range defs {
-			defs[i].helpers = "#define VKG_PAD_ZERO " + zero + "\n"
+			defs[i].helpers = "#define VKG_PAD_ZERO " + zero + "\n#define VKG_FN\n" + boundaryFunc
 		}
 		return glslModule(defs, glslOptions{})
 	}
@@ -244,8 +247,25 @@ func padCropSource(b Backend, typ string) string {
 	}
 	sb.WriteString(dialect(b))
 	sb.WriteString("#define VKG_PAD_ZERO " + zero + "\n")
+	sb.WriteString(boundaryFunc)
 	for _, k := range defs {
 		sb.WriteString(k.cSource())
 	}
 	return sb.String()
 }
+
+// boundaryFunc defines vkg_bc(x, m, p, bc): the data index that padded position x of an
+// axis of m data points padded to p holds, or m for a zero. The first (p-m)/2 positions
+// past the data stand for those after its end, the rest for those before its start (the
+// transform is circular; a kernel of K points reaches (K-1)/2 after and K/2 before, and
+// p-m >= K-1): bc 0 (engine.BoundaryZero) gives zeros, 1
+// (BoundaryReplicate) the nearest edge point, 2 (BoundaryPeriodic) the data repeated.
+const boundaryFunc = `VKG_FN vkg_u64 vkg_bc(vkg_u64 x, vkg_u64 m, vkg_u64 p, vkg_u64 bc) {
+	vkg_u64 d;
+	if (x < m) return x;
+	if (bc == 0u) return m;
+	if (x - m < (p - m) / 2u) return bc == 1u ? m - 1u : x % m;
+	d = (p - x) % m;
+	return bc == 1u ? 0u : (d == 0u ? 0u : m - d);
+}
+`

@@ -38,7 +38,8 @@ func hermElemOf(l *layout) hermElem {
 // that the imaginary parts of one line's bins 0 and n/2 reach the other. A single line
 // is exact already: VkFFT's 1-D C2R ignores them as FFTW's does.
 func needsHermitian(l *layout) bool {
-	return l.kind == kindR2C && (l.vk.dim > 1 || l.vk.batch > 1)
+	// a FullSpectrum inverse folds the whole spectrum into a Hermitian half itself
+	return l.kind == kindR2C && l.full == fullNone && (l.vk.dim > 1 || l.vk.batch > 1)
 }
 
 // hermBody is the kernel in the dialect common to C and GLSL. A work-item owns the pair

@@ -25,6 +25,9 @@ var keyVariants = map[string]func(c *Config){
 	"OutStrides":  func(c *Config) { c.OutStrides = []int{160, 20, 1} },
 	"Storage":     func(c *Config) { c.Storage = StorageFloatComputeDouble },
 	"RealInPlace": func(c *Config) { c.RealInPlace = true },
+	// a FullSpectrum plan runs the kernels of the plain plan of its VkFFT kind, which it
+	// shares on disk; only the in-memory key tells them apart
+	"FullSpectrum": func(c *Config) { c.FullSpectrum = true },
 	// the tune mode picks the Tuning a plan runs with; that Tuning, not the mode, is what
 	// the kernels depend on (tune.go), so only the in-memory key holds the mode
 	"Tune": func(c *Config) { c.Tune = TuneOff },
@@ -55,12 +58,12 @@ func TestCacheKeysCoverEveryField(t *testing.T) {
 		cfg := cloneConfig(base)
 		mod(&cfg)
 		k := kindC2C
-		if name == "RealInPlace" {
+		if name == "RealInPlace" || name == "FullSpectrum" {
 			k = kindR2C
 		}
 		require.NotEqual(t, memKey(planEntry, base, k, 0), memKey(planEntry, cfg, k, 0), "planCacheKey ignores Config.%s", name)
-		if name == "Tune" {
-			require.True(t, bytes.Equal(diskKey(base, k, 0), diskKey(cfg, k, 0)), "the kernels do not depend on the tune mode")
+		if name == "Tune" || name == "FullSpectrum" {
+			require.True(t, bytes.Equal(diskKey(base, k, 0), diskKey(cfg, k, 0)), "the kernels do not depend on Config.%s", name)
 			continue
 		}
 		require.False(t, bytes.Equal(diskKey(base, k, 0), diskKey(cfg, k, 0)), "kernelKey ignores Config.%s", name)

@@ -32,7 +32,7 @@ type plan struct {
 	h       engine.Plan   // nil once closed
 	st      engine.Status // C memory for the hot path's error reports
 	l       layout
-	buf     uint64 // complex data, l.complexBytes
+	buf     uint64 // complex data, l.bufBytes
 	realBuf uint64 // real data (R2C), l.realBytes
 	tuned   TuneResult
 	// the device's Hermitian projection kernel for a multi-axis C2R (herm.go), or why
@@ -45,6 +45,8 @@ type plan struct {
 	oop       engine.Plan
 	oopFailed bool
 	oopTuning *Tuning // its own tuning when the tuner measured one (else the plan's)
+
+	full *fullExt // FullSpectrum: the companion kernels and the whole spectrum
 
 	// the host round trips, forward and inverse, as the C transfer layer runs them; the
 	// C plan also orders its work across queues itself
@@ -63,7 +65,7 @@ func newPlan(d *Device, l layout) (*plan, error) {
 		return nil, opError("new plan", err)
 	}
 	p := &plan{dev: d, l: b.l, h: b.h, buf: b.buf, realBuf: b.realBuf, tuned: b.tuned, herm: b.herm,
-		hermWhy: b.hermWhy, oopTuning: b.oopTuning}
+		hermWhy: b.hermWhy, oopTuning: b.oopTuning, full: b.full}
 	p.runs = engine.PlanRuns(p.h)
 	p.st = engine.NewStatus()
 	d.track(p)
@@ -88,6 +90,7 @@ func (p *plan) release() {
 		engine.PlanDestroy(p.oop)
 		p.oop = nil
 	}
+	p.freeFull()
 	p.freeBuffers()
 	engine.FreeStatus(p.st)
 	p.st = nil
@@ -175,8 +178,16 @@ func (p *plan) runDevice(inverse bool, buf, realBuf, copyFrom *buffer) error {
 		mem[i] = b.m
 	}
 	if err == nil {
-		h, real, from := p.routeOutOfPlace(mem[1], mem[2])
-		err = engine.PlanRunDevice(h, p.st, inverse, mem[0], real, from, 0)
+		if p.l.full != fullNone { // real and whole-spectrum sides, as the direction says
+			out, in := mem[0], mem[1]
+			if inverse {
+				out, in = in, out
+			}
+			err = engine.PlanRunOutIn(p.h, p.st, inverse, out, in)
+		} else {
+			h, real, from := p.routeOutOfPlace(mem[1], mem[2])
+			err = engine.PlanRunDevice(h, p.st, inverse, mem[0], real, from, 0)
+		}
 		if err != nil {
 			err = opError(op, err)
 		}

@@ -12,7 +12,9 @@ package vkfft
 //  4. the buffers (alloccache.go), before the kernels because VkFFT binds them when it
 //     builds an application, and a measured tuning (tune_search.go) runs on them;
 //  5. the kernels: a verified kernel-cache entry, else compiled by VkFFT
-//     (kcache_build.go, then engine.PlanCreate) and stored.
+//     (kcache_build.go, then engine.PlanCreate) and stored;
+//  6. a FullSpectrum plan's expansion and folding kernels, with the whole spectrum they
+//     fill (layout_full.go), handed to the application.
 //
 // A stored tuning or prior that VkFFT refuses is dropped for VkFFT's defaults. A C2C
 // plan's out-of-place application (oop.go) is built later, on first use, by the same
@@ -32,7 +34,8 @@ type builtPlan struct {
 	tuned        TuneResult
 	herm         engine.Kernel // the C2R projection kernel (herm.go), or nil and why
 	hermWhy      string
-	oopTuning    *Tuning // the out-of-place application's own tuning, when one was measured
+	oopTuning    *Tuning  // the out-of-place application's own tuning, when one was measured
+	full         *fullExt // FullSpectrum: the companion kernels and the whole spectrum
 }
 
 // buildPlan builds the plan of l on d, whose handle h the caller holds (d.mu shared).
@@ -82,6 +85,14 @@ func buildPlan(d *Device, h engine.Device, l layout) (builtPlan, error) {
 			return builtPlan{}, err
 		}
 	}
+	// 6: the whole spectrum
+	if l.full != fullNone {
+		if b.full, err = attachFull(d, h, &ks, &b.l, b.h, b.realBuf); err != nil {
+			engine.PlanDestroy(b.h)
+			freePlanBuffers(d, &l, b.buf, b.realBuf)
+			return builtPlan{}, err
+		}
+	}
 	return b, nil
 }
 
@@ -112,15 +123,15 @@ func buildOutOfPlace(d *Device, l layout, buf, realBuf uint64, own *Tuning) (eng
 	return ks.plan(d.h, &p)
 }
 
-// allocPlanBuffers allocates the buffers of a plan of l: its complex data, and the real
-// data of R2C plans (the input side of strided ones).
+// allocPlanBuffers allocates the buffers of a plan of l: VkFFT's complex data, and the
+// real data of R2C plans (the input side of strided ones).
 func allocPlanBuffers(d *Device, l *layout) (buf, realBuf uint64, err error) {
-	if buf, err = d.alloc(l.complexBytes); err != nil {
+	if buf, err = d.alloc(l.bufBytes); err != nil {
 		return 0, 0, err
 	}
 	if l.realBytes > 0 {
 		if realBuf, err = d.alloc(l.realBytes); err != nil {
-			d.free(buf, l.complexBytes)
+			d.free(buf, l.bufBytes)
 			return 0, 0, err
 		}
 	}
@@ -129,6 +140,6 @@ func allocPlanBuffers(d *Device, l *layout) (buf, realBuf uint64, err error) {
 
 // freePlanBuffers frees what allocPlanBuffers allocated.
 func freePlanBuffers(d *Device, l *layout, buf, realBuf uint64) {
-	d.free(buf, l.complexBytes)
+	d.free(buf, l.bufBytes)
 	d.free(realBuf, l.realBytes)
 }

@@ -63,9 +63,9 @@ func (p *planParams) engineParams() engine.PlanParams {
 		},
 		OutOfPlace:  p.outOfPlace,
 		Buffer:      p.buffer,
-		BufferBytes: l.complexBytes,
+		BufferBytes: l.bufBytes,
 		RealBuffer:  p.realBuffer,
-		RealBytes:   l.realBytes,
+		RealBytes:   l.vkRealBytes(),
 		LoadBlob:    p.loadBlob,
 		Save:        p.save,
 		VkDim:       l.vk.dim,
@@ -77,7 +77,7 @@ func (p *planParams) engineParams() engine.PlanParams {
 		Herm:        p.herm,
 		HermWhy:     p.hermWhy,
 	}
-	switch l.kind {
+	switch l.vkKind() {
 	case kindR2C:
 		ep.Kind = engine.KindR2C
 	case kindR2R:

@@ -22,6 +22,10 @@ func (p *plan) runPtr(inverse bool, buf, real, copyFrom, stream uintptr) error {
 		return ptrMissing()
 	}
 	op := direction(inverse)
+	if p.l.full != fullNone {
+		return fmt.Errorf("vkfft: %s: %w: a FullSpectrum plan runs on host memory, Buffers and native memory (on the device's queue), not on streams",
+			op, ErrUnsupported)
+	}
 	if buf == 0 || (p.uses2Buffers() && real == 0) {
 		return fmt.Errorf("vkfft: %s: %w: device pointer is 0", op, ErrNilBuffer)
 	}

@@ -255,6 +255,11 @@ func chooseTuning(info *DeviceInfo, ks *kernelSource, l *layout) (tuneChoice, er
 	if mode == TuneOff || !tunable(l) {
 		return tuneChoice{}, nil
 	}
+	if l.full != fullNone && (mode == TuneMeasure || mode == TuneRefresh) {
+		// the tuner measures plain plans; a FullSpectrum plan runs the kernels of one (its
+		// kernel key is that plan's, kernelKey), so it takes that plan's stored tuning or prior
+		mode = TuneCached
+	}
 	key := tuningKey(&ks.id, l)
 	if mode != TuneRefresh {
 		if rec, ok := tuneLookup(ks.store, key); ok {

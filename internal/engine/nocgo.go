@@ -209,6 +209,18 @@ func PlanOwnBytes(_ Plan) (_ int64) { return }
 // PlanRecordings is a stub: this build has no cgo.
 func PlanRecordings(_ Plan) (_ uint64) { return }
 
+// PlanSetFull is a stub: this build has no cgo.
+func PlanSetFull(_ Plan, _ *FullParams) (err error) {
+	err = ErrNoBackend
+	return
+}
+
+// PlanRunOutIn is a stub: this build has no cgo.
+func PlanRunOutIn(_ Plan, _ Status, _ bool, _ uint64, _ uint64) (err error) {
+	err = ErrNoBackend
+	return
+}
+
 // Register is a stub: this build has no cgo.
 func Register(_ unsafe.Pointer) {}
 
@@ -258,7 +270,7 @@ func PlanRunIO(_ Plan, _ Status, _ bool, _ uint64, _ uint64, _ uint64, _ bool) (
 }
 
 // ConvPadNew is a stub: this build has no cgo.
-func ConvPadNew(_ Kernel, _ Kernel, _ int, _ [3]int, _ [3]int, _ uint64) (_ ConvPad) { return }
+func ConvPadNew(_ Kernel, _ Kernel, _ int, _ [3]int, _ [3]int, _ uint64, _ int) (_ ConvPad) { return }
 
 // ConvPadFree is a stub: this build has no cgo.
 func ConvPadFree(_ ConvPad) {}

@@ -97,6 +97,13 @@ type StageParams struct {
 	FuseWindow, FuseOut           uint64
 }
 
+// What a zero-padded convolution's padding holds beyond the data (VKG_BOUNDARY_*).
+const (
+	BoundaryZero      = 0
+	BoundaryReplicate = 1
+	BoundaryPeriodic  = 2
+)
+
 // Convolution stages (VKG_CONV_*).
 const (
 	ConvKernel = 1
@@ -125,4 +132,26 @@ type SpectroFields struct {
 	SumGroups                     int
 	Convert, SumC, SumF, Zero     Kernel
 	CBuf, RBuf, PBuf, PSD, Window uint64
+}
+
+// Whole-spectrum modes (VKG_FULL_*).
+const (
+	FullNone   = 0
+	FullExpand = 1 // an R2C plan: the half spectrum expanded, a whole one folded
+	FullWiden  = 2 // a C2C plan on real data: widened forward, real part inverse
+)
+
+// FullParams makes a plan a whole-spectrum real plan (vkg_full_params): its two companion
+// kernels, its buffer (Expand: the whole spectrum; Widen: the real data) and the
+// geometry the kernels walk.
+type FullParams struct {
+	Mode             int
+	ToFull, FromFull Kernel
+	Buffer           uint64
+	Bytes            int64
+	Batch            int
+	Dims             [3]int // row-major, leading 1s below rank 4 (Expand)
+	N                int    // the halved axis (Expand)
+	Mirror           uint64 // bit i: Dims[i] is transformed (Expand)
+	Count            int    // reals in all batches (Widen)
 }

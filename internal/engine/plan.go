@@ -120,3 +120,28 @@ func PlanOwnBytes(p Plan) int64 { return int64(C.vkg_plan_own_bytes(cplan(p))) }
 // PlanRecordings counts how often the plan recorded a direction into command buffers
 // (backends that record; 0 elsewhere).
 func PlanRecordings(p Plan) uint64 { return uint64(C.vkg_plan_recordings(cplan(p))) }
+
+// PlanSetFull makes p a whole-spectrum real plan; the kernels and the buffer must
+// outlive it. Its run descriptors change: take PlanRuns afterwards.
+func PlanSetFull(p Plan, f *FullParams) error {
+	var cf C.vkg_full_params
+	cf.mode = C.int(f.Mode)
+	cf.to_full = (*C.vkg_kernel)(f.ToFull)
+	cf.from_full = (*C.vkg_kernel)(f.FromFull)
+	cf.buffer = C.vkg_mem(f.Buffer)
+	cf.bytes = C.uint64_t(f.Bytes)
+	cf.batch = C.uint64_t(f.Batch)
+	for i, d := range f.Dims {
+		cf.dims[i] = C.uint64_t(d)
+	}
+	cf.n = C.uint64_t(f.N)
+	cf.mirror = C.uint64_t(f.Mirror)
+	cf.count = C.uint64_t(f.Count)
+	return withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_set_full(cplan(p), &cf, st) })
+}
+
+// PlanRunOutIn enqueues one transform of device memory in into out on the device's queue
+// (vkg_plan_run_out_in: a real plan's real and complex sides as the direction says).
+func PlanRunOutIn(p Plan, st Status, inverse bool, out, in uint64) error {
+	return check(C.vkg_plan_run_out_in(cplan(p), cbool(inverse), C.vkg_mem(out), C.vkg_mem(in), cst(st)), st)
+}

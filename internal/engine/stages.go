@@ -73,12 +73,13 @@ func PlanRunIO(p Plan, st Status, inverse bool, buffer, input, output uint64, wa
 
 // ConvPadNew describes a zero-padded convolution's pad and crop for the C side; nil when
 // out of host memory.
-func ConvPadNew(pad, crop Kernel, comps int, m, p [3]int, io uint64) ConvPad {
+func ConvPadNew(pad, crop Kernel, comps int, m, p [3]int, io uint64, boundary int) ConvPad {
 	cp := (*C.vkg_conv_pad)(C.calloc(1, C.sizeof_vkg_conv_pad))
 	if cp == nil {
 		return nil
 	}
 	cp.pad, cp.crop, cp.comps, cp.io = (*C.vkg_kernel)(pad), (*C.vkg_kernel)(crop), C.uint64_t(comps), C.vkg_mem(io)
+	cp.boundary = C.uint64_t(boundary)
 	for i := 0; i < 3; i++ {
 		cp.m[i], cp.p[i] = C.uint64_t(m[i]), C.uint64_t(p[i])
 	}

@@ -256,7 +256,12 @@ typedef struct vkg_conv_pad {
 	vkg_kernel *pad, *crop;
 	uint64_t comps, m[3], p[3]; /* row-major, leading axes 1 below rank 3 */
 	vkg_mem io;
+	uint64_t boundary; /* what the pad kernel puts beyond the data: VKG_BOUNDARY_* */
 } vkg_conv_pad;
+/* The values beyond the data in a zero-padded convolution's padding: the positions past
+ * the data's end stand for those after it, the rest (up to p) for those before its start,
+ * split halfway; they take zeros, the nearest edge value, or the periodic continuation. */
+enum { VKG_BOUNDARY_ZERO = 0, VKG_BOUNDARY_REPLICATE = 1, VKG_BOUNDARY_PERIODIC = 2 };
 int vkg_plan_run_items(vkg_plan *plan, uint64_t queue, vkg_mem in, vkg_mem out, uint64_t items, uint64_t in_step,
 		       uint64_t out_step, vkg_status *st);
 int vkg_plan_run_items_wait(vkg_plan *plan, vkg_device *dev, const vkg_conv_pad *cp, vkg_mem copy_from, vkg_mem in,
@@ -279,6 +284,38 @@ uint64_t vkg_plan_own_bytes(vkg_plan *plan);
 /* How often the plan recorded a direction into command buffers (backends that record:
  * tests expect once per direction while the buffers stay the same); 0 elsewhere. */
 uint64_t vkg_plan_recordings(vkg_plan *plan);
+
+/* ---- whole spectra of real data (vkg_full.c) ----
+ * A real plan whose complex side is the whole spectrum, as a complex FFT of the real data
+ * gives it (numpy's fftn of real input), instead of the half one: companion kernels turn
+ * one into the other on the device, so host transfers carry the whole spectrum and nothing
+ * is expanded on the host. EXPAND: an R2C plan and the half spectrum in its buffer;
+ * forward expands it into the whole one (the other half from Hermitian symmetry), inverse
+ * folds a whole spectrum X into the half one of (X + conj(X[-k]))/2, so the C2R returns
+ * the real part of X's inverse. WIDEN: a C2C plan (the halved axis is not transformed);
+ * forward widens the real data to complex, inverse keeps the real part. */
+enum { VKG_FULL_NONE = 0, VKG_FULL_EXPAND = 1, VKG_FULL_WIDEN = 2 };
+typedef struct vkg_full_params {
+	int mode;              /* VKG_FULL_* */
+	vkg_kernel *to_full;   /* EXPAND vkg_herm_expand (half -> whole); WIDEN vkg_widen (real -> complex) */
+	vkg_kernel *from_full; /* EXPAND vkg_herm_fold (whole -> half); WIDEN vkg_real_part (complex -> real) */
+	vkg_mem buffer;        /* EXPAND: the whole spectrum; WIDEN: the real data (the plan's own) */
+	uint64_t bytes;
+	/* EXPAND: the data are batch x dims[0] x dims[1] x dims[2] x n, row-major (leading dims
+	 * 1 below rank 4), n the halved axis; bit i of mirror is set when dims[i] is
+	 * transformed, so its frequencies mirror too. WIDEN: count reals in all. */
+	uint64_t batch, dims[3], n, mirror;
+	uint64_t count;
+} vkg_full_params;
+/* Makes plan a whole-spectrum plan (its run descriptors and buffer runs included): mode
+ * EXPAND on an R2C plan, WIDEN on a C2C one, neither strided nor in place. The kernels
+ * and the buffer stay the caller's; they must outlive the plan. */
+int vkg_plan_set_full(vkg_plan *plan, const vkg_full_params *f, vkg_status *st);
+/* The kernels' launches on queue (the context entered): to_full from src into dst, and
+ * from_full from src into dst, over the geometry of f. */
+int vkg_full_to(const vkg_full_params *f, vkg_device *dev, uint64_t queue, vkg_mem src, vkg_mem dst, vkg_status *st);
+int vkg_full_from(const vkg_full_params *f, vkg_device *dev, uint64_t queue, vkg_mem src, vkg_mem dst,
+		  vkg_status *st);
 
 /* ---- companion kernels (the backend's module_build & co.) ---- */
 int vkg_module_build(vkg_device *dev, const char *source, const void *binary, uint64_t binary_bytes,

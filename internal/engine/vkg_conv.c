@@ -21,10 +21,11 @@ static int launch_pad(vkg_device *dev, vkg_kernel *k, const vkg_conv_pad *cp, vk
 {
 	uint64_t n = cp->comps * (crop ? cp->m[0] * cp->m[1] * cp->m[2] : cp->p[0] * cp->p[1] * cp->p[2]);
 	uint64_t groups[2] = {(n + VKG_CONV_LOCAL - 1) / VKG_CONV_LOCAL, 1};
-	vkg_arg args[9] = {{&src, sizeof src},           {&dst, sizeof dst},           {&cp->comps, sizeof cp->comps},
-			   {&cp->m[0], sizeof cp->m[0]}, {&cp->m[1], sizeof cp->m[1]}, {&cp->m[2], sizeof cp->m[2]},
-			   {&cp->p[0], sizeof cp->p[0]}, {&cp->p[1], sizeof cp->p[1]}, {&cp->p[2], sizeof cp->p[2]}};
-	return vkg_kernel_launch(dev, 0, k, groups, VKG_CONV_LOCAL, 9, args, st);
+	vkg_arg args[10] = {{&src, sizeof src},           {&dst, sizeof dst},           {&cp->comps, sizeof cp->comps},
+			    {&cp->m[0], sizeof cp->m[0]}, {&cp->m[1], sizeof cp->m[1]}, {&cp->m[2], sizeof cp->m[2]},
+			    {&cp->p[0], sizeof cp->p[0]}, {&cp->p[1], sizeof cp->p[1]}, {&cp->p[2], sizeof cp->p[2]},
+			    {&cp->boundary, sizeof cp->boundary}};
+	return vkg_kernel_launch(dev, 0, k, groups, VKG_CONV_LOCAL, 10, args, st);
 }
 
 /* run: the convolution of in into out on the device's queue; with cp, in and out are

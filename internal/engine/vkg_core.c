@@ -146,6 +146,7 @@ struct vkg_plan {
 	uint64_t order_queue;
 	int device_pending;
 	struct vkg_stage_state stage; /* convolution, separate buffers, fused stages */
+	vkg_full_params full;         /* a whole-spectrum real plan (vkg_plan_set_full) */
 	vkg_herm herm;                /* FFTW's C2R semantics before the inverse (vkg_herm.h) */
 };
 
@@ -397,9 +398,42 @@ static int run_claim(const vkg_run *run, uint64_t queue, vkg_status *st)
 	return order_claim(run->owner, queue, st);
 }
 
+/* full_steps runs a whole-spectrum plan on explicit memory (0: the plan's own): real is
+ * the real side, spectrum the whole spectrum; EXPAND goes through the plan's half
+ * spectrum, WIDEN transforms its complex buffer cbuf in place. */
+static int full_steps(vkg_plan *plan, int inverse, vkg_mem real, vkg_mem spectrum, vkg_mem cbuf, uint64_t queue,
+		      vkg_status *st)
+{
+	const vkg_full_params *f = &plan->full;
+	vkg_mem own = (vkg_mem)(uintptr_t)plan->buffer;
+	int rc;
+	if (f->mode == VKG_FULL_EXPAND) {
+		if (inverse) {
+			rc = vkg_full_from(f, plan->dev, queue, spectrum, own, st);
+			return rc ? rc : enqueue(plan, 1, 0, real, queue, st);
+		}
+		rc = enqueue(plan, 0, 0, real, queue, st);
+		return rc ? rc : vkg_full_to(f, plan->dev, queue, own, spectrum, st);
+	}
+	if (inverse) {
+		rc = enqueue(plan, 1, cbuf, 0, queue, st);
+		return rc ? rc : vkg_full_from(f, plan->dev, queue, cbuf, real, st);
+	}
+	rc = vkg_full_to(f, plan->dev, queue, real, cbuf, st);
+	return rc ? rc : enqueue(plan, 0, cbuf, 0, queue, st);
+}
+
 static int run_launch(const vkg_run *run, uint64_t queue, vkg_status *st)
 {
-	return enqueue(run->owner, run->inverse, 0, 0, queue, st);
+	vkg_plan *plan = run->owner;
+	if (plan->full.mode != VKG_FULL_NONE) {
+		vkg_mem own = (vkg_mem)(uintptr_t)plan->buffer;
+		if (plan->full.mode == VKG_FULL_EXPAND)
+			return full_steps(plan, run->inverse, (vkg_mem)(uintptr_t)plan->real, plan->full.buffer, own,
+					  queue, st);
+		return full_steps(plan, run->inverse, plan->full.buffer, own, own, queue, st);
+	}
+	return enqueue(plan, run->inverse, 0, 0, queue, st);
 }
 
 static int run_release(const vkg_run *run, uint64_t queue, vkg_status *st)
@@ -424,12 +458,43 @@ static void describe(vkg_plan *plan)
 		r->out_bytes = is_r2c && inverse ? plan->real_size : plan->buffer_size;
 		if (plan->params.strided) /* its layouts describe device memory: no host round trip fits */
 			r->in_bytes = r->out_bytes = 0;
+		if (plan->full.mode == VKG_FULL_EXPAND) { /* the whole spectrum instead of the half */
+			if (inverse)
+				r->in = plan->full.buffer, r->in_bytes = plan->full.bytes;
+			else
+				r->out = plan->full.buffer, r->out_bytes = plan->full.bytes;
+		} else if (plan->full.mode == VKG_FULL_WIDEN) { /* the real data instead of the complex */
+			if (inverse)
+				r->out = plan->full.buffer, r->out_bytes = plan->full.bytes;
+			else
+				r->in = plan->full.buffer, r->in_bytes = plan->full.bytes;
+		}
 		r->claim = run_claim;
 		r->launch = run_launch;
 		r->release = run_release;
 		r->owner = plan;
 		r->inverse = inverse;
 	}
+}
+
+int vkg_plan_set_full(vkg_plan *plan, const vkg_full_params *f, vkg_status *st)
+{
+	const vkg_plan_params *p = &plan->params;
+	int want = f->mode == VKG_FULL_EXPAND ? VKG_R2C : VKG_C2C;
+	if (f->mode != VKG_FULL_EXPAND && f->mode != VKG_FULL_WIDEN)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "whole-spectrum mode %d: want EXPAND or WIDEN", f->mode);
+	if (p->kind != want || p->strided || p->real_inplace || p->out_of_place || vkg_stages_active(&p->stages))
+		return vkg_fail(st, VKG_ERR_INVALID, 0,
+				"a whole-spectrum plan is a plain contiguous %s plan (kind %d, strided %d, in place %d)",
+				want == VKG_R2C ? "R2C" : "C2C", p->kind, p->strided, p->real_inplace);
+	if (!f->to_full || !f->from_full || !f->buffer)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "a whole-spectrum plan needs its two kernels and its buffer");
+	plan->full = *f;
+	/* the fold, (X + conj(X[-k]))/2, leaves a Hermitian half: no projection to run */
+	if (f->mode == VKG_FULL_EXPAND)
+		plan->herm.needed = 0;
+	describe(plan);
+	return VKG_OK;
 }
 
 const vkg_run *vkg_plan_run_desc(const vkg_plan *plan, int inverse)
@@ -730,9 +795,38 @@ int vkg_plan_run_out_in(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vk
 	return vkg_plan_run_out_in_oop(plan, NULL, inverse, out, in, st);
 }
 
+/* run_full_device: a whole-spectrum plan on device memory; in is scratch for an inverse
+ * (WIDEN transforms it in place; EXPAND's C2R may use the plan's half spectrum). */
+static int run_full_device(vkg_plan *plan, int inverse, vkg_mem out, vkg_mem in, vkg_status *st)
+{
+	vkg_status release_st;
+	vkg_mem real = inverse ? out : in, spectrum = inverse ? in : out;
+	int rc = vkg_ctx_enter(plan->dev, st), r2;
+	if (rc)
+		return rc;
+	rc = order_claim(plan, 0, st);
+	if (rc == VKG_OK)
+		rc = full_steps(plan, inverse, real, spectrum, spectrum, 0, st);
+#if VKFFT_BACKEND == 0
+	if (rc == VKG_OK)
+		rc = vkg_be->queue_kick(plan->dev, 0, st);
+#endif
+	r2 = order_release(plan, 0, rc == VKG_OK ? st : &release_st);
+	if (rc == VKG_OK)
+		rc = r2;
+	vkg_ctx_leave(plan->dev);
+	return rc;
+}
+
 int vkg_plan_run_out_in_oop(vkg_plan *plan, vkg_plan *oop, int inverse, vkg_mem out, vkg_mem in, vkg_status *st)
 {
 	const vkg_plan_params *p = &plan->params;
+	if (plan->full.mode != VKG_FULL_NONE) {
+		if (out == in)
+			return vkg_fail(st, VKG_ERR_INVALID, 0,
+					"a whole-spectrum plan transforms real data to complex: out must differ from in");
+		return run_full_device(plan, inverse, out, in, st);
+	}
 	if (p->real_inplace) {
 		if (out != in)
 			return vkg_fail(st, VKG_ERR_INVALID, 0,

@@ -140,6 +140,36 @@ static void test_linear_convolution(vkfftgo_device *dev)
 	}
 	CHECK(vkfftgo_convolution_destroy(c));
 	printf("   linear convolution (R2C 64, kernel 5): matches float64 sums\n");
+
+	/* the data extended by its edge values and periodically, as ITK's boundary
+	 * conditions do; an even kernel reaches K/2 - 1 after and K/2 before */
+	for (int bc = VKFFTGO_BOUNDARY_REPLICATE; bc <= VKFFTGO_BOUNDARY_PERIODIC; bc++) {
+		int kk = bc == VKFFTGO_BOUNDARY_REPLICATE ? K : K - 1;
+		for (i = 0; i < N; i++) {
+			double s = 0;
+			for (j = 0; j < kk; j++) {
+				int t = i - j + (kk - 1) / 2;
+				t = bc == VKFFTGO_BOUNDARY_REPLICATE ? (t < 0 ? 0 : t >= N ? N - 1 : t) : ((t % N) + N) % N;
+				s += (double)x[t] * k[j];
+			}
+			want[i] = s;
+		}
+		d.kernel_shape[0] = kk;
+		d.boundary = bc;
+		CHECK(vkfftgo_convolution_create(dev, &d, k, (size_t)kk * sizeof k[0], &c));
+		CHECK(vkfftgo_convolution_apply(c, y, sizeof y, x, sizeof x));
+		if (rel_err_f(y, want, N) > 1e-5) {
+			fprintf(stderr, "linear convolution, boundary %d: relative error %g\n", bc, rel_err_f(y, want, N));
+			exit(1);
+		}
+		CHECK(vkfftgo_convolution_destroy(c));
+	}
+	d.kernel_shape[0] = 0; /* a circular convolution has no boundary */
+	EXPECT_FAIL(vkfftgo_convolution_create(dev, &d, x, sizeof x, &c), VKFFTGO_ERROR_INVALID_ARGUMENT, "Boundary");
+	d.boundary = 7;
+	d.kernel_shape[0] = K;
+	EXPECT_FAIL(vkfftgo_convolution_create(dev, &d, k, sizeof k, &c), VKFFTGO_ERROR_INVALID_ARGUMENT, "Boundary 7");
+	printf("   linear convolution with replicated and periodic boundaries (kernels 5 and 4): match float64 sums\n");
 }
 
 static void test_spectrometer(vkfftgo_device *dev)

@@ -96,6 +96,18 @@ step "descriptor 0.2 from C: axes, rank 4, DCT, storage, in-place R2C, strides, 
 gcc -std=c99 "${CWARN[@]}" "$here/layout.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/layout"
 "$tmp/layout"
 
+step "whole-spectrum real plans from C (full.c): the half spectrum expanded and folded on the device"
+gcc -std=c99 "${CWARN[@]}" "$here/full.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/full"
+VKFFTGO_CACHE_DIR="$tmp/kc-full" "$tmp/full"
+
+step "dlopen after start-up (Python's ctypes, ITK_AUTOLOAD_PATH): the static TLS fits, every call works"
+tls=$(readelf -lW "$lib" | awk '$1 == "TLS" { print $6 }') # MemSiz, in hex
+[ -n "$tls" ] && tls=$((tls))
+[ -n "$tls" ] && [ "$tls" -le 512 ] || die "the library's TLS segment is ${tls:-?} bytes: dlopen after start-up needs it small (capi/threadstate.c)"
+echo "   TLS segment: $tls bytes"
+gcc -std=c99 "${CWARN[@]}" -D_GNU_SOURCE -pthread -I"$build/include" "$here/dlopen.c" -ldl -lm -o "$tmp/dlopen"
+VKFFTGO_CACHE_DIR="$tmp/kc-dlopen" "$tmp/dlopen" "$build/lib/libvkfftgo.so.0"
+
 step "complex-to-real inverse of non-Hermitian half spectra from C (c2r.c): FFTW's c2r, host, buffers, in place"
 gcc -std=c99 "${CWARN[@]}" "$here/c2r.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/c2r"
 "$tmp/c2r"
@@ -147,7 +159,7 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop fork c2r fuse pool; do
+for t in c_consumer threads handles hostreg parity oop fork full c2r fuse pool; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)
