@@ -2,7 +2,7 @@
 # tests/capi and the per-call / registered-memory benchmark (tests/gpu/capibench.c).
 #   make cuda-build-check   also builds and links these (no GPU needed)
 #   make gpu-bundle         puts them into $(GPU_BUNDLE)/capi/; tests/gpu/steps/capi.sh runs them
-CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg parity oop fork c2r fuse
+CAPI_GPU_CONSUMERS := c_consumer threads handles hostreg parity oop fork c2r fuse full
 
 # capi_gpu_build OUT CFLAGS LDFLAGS: the cuda library into $(BUILD)/capi-cuda, then the
 # programs into OUT (finding the library in OUT/lib, where it is copied)

@@ -15,10 +15,10 @@ if [ -d "$B/capi" ]; then
 	mkdir -p "$W/capi-vk" && tar -xzf "$B/src/vkfft-headers.tgz" -C "$W/capi-vk"
 	flags="-fsyntax-only -DVKFFT_BACKEND=1 -DVKFFTGO_BACKEND=1 -DVKFFTGO_BUILDING_LIBRARY -I$inc -I. -I$B/src -I$W/capi-vk"
 	step capi-syntax 120 bash -c "cd $B/capi/src && grep -m1 'define CUDA_VERSION' $inc/cuda.h &&
-		for f in handles.c core.c hotpath.c hotpath_async.c hotpath_fuse.c backend_cuda.c lasterror.c exports_gen.c; do
+		for f in handles.c core.c hotpath.c hotpath_async.c hotpath_fuse.c backend_cuda.c lasterror.c threadstate.c exports_gen.c; do
 			gcc $flags -Wall -Wextra -Werror \$f && echo \"\$f: ok\" || exit 1; done &&
 		gcc $flags -w capibench.c && echo 'capibench.c: ok'"
-	for t in c_consumer threads handles hostreg fork c2r fuse; do
+	for t in c_consumer threads handles hostreg fork c2r fuse full; do
 		step "capi-$t" 600 "$B/capi/$t"
 	done
 	# true out-of-place transforms on the C per-call path (no copy on OpenCL is counted;
