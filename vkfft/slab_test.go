@@ -1,0 +1,253 @@
+package vkfft
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSlabSplit(t *testing.T) {
+	cases := []struct {
+		n, devices int
+		want       [][2]int // start, rows
+	}{
+		{n: 16, devices: 2, want: [][2]int{{0, 8}, {8, 8}}},
+		{n: 9, devices: 2, want: [][2]int{{0, 5}, {5, 4}}},
+		{n: 10, devices: 4, want: [][2]int{{0, 3}, {3, 3}, {6, 3}, {9, 1}}},
+		// FFTW-MPI's block rule leaves the last device empty here
+		{n: 9, devices: 4, want: [][2]int{{0, 3}, {3, 3}, {6, 3}, {9, 0}}},
+		{n: 3, devices: 3, want: [][2]int{{0, 1}, {1, 1}, {2, 1}}},
+	}
+	for _, c := range cases {
+		got := splitSlabs(c.n, c.devices)
+		require.Len(t, got, c.devices)
+		for i, s := range got {
+			require.Equal(t, i, s.Device)
+			require.Equal(t, c.want[i], [2]int{s.Start, s.Rows}, "%d rows on %d devices: slab %d", c.n, c.devices, i)
+		}
+	}
+}
+
+// slabCase is one shape of the slab tests.
+type slabCase struct {
+	name  string
+	cfg   SlabConfig
+	slabs [][2]int // the first axis' split on two devices
+}
+
+var slabCases = []slabCase{
+	{"16x12", SlabConfig{Shape: []int{16, 12}}, [][2]int{{0, 8}, {8, 8}}},
+	{"9x7 odd rows", SlabConfig{Shape: []int{9, 7}}, [][2]int{{0, 5}, {5, 4}}},
+	{"12x10x8", SlabConfig{Shape: []int{12, 10, 8}}, [][2]int{{0, 6}, {6, 6}}},
+	{"9x7 transposed out", SlabConfig{Shape: []int{9, 7}, TransposedOut: true, TransposedIn: true}, [][2]int{{0, 5}, {5, 4}}},
+	{"5x6x4 batch 2 transposed, ortho", SlabConfig{Shape: []int{5, 6, 4}, Batch: 2, TransposedOut: true, TransposedIn: true,
+		Norm: NormOrtho}, [][2]int{{0, 3}, {3, 2}}},
+}
+
+// transposeWhole swaps the first two axes of [batch][n0][m1][r].
+func transposeWhole[T any](x []T, batch, n0, m1, r int) []T {
+	out := make([]T, len(x))
+	for b := 0; b < batch; b++ {
+		for i := 0; i < n0; i++ {
+			for j := 0; j < m1; j++ {
+				copy(out[((b*m1+j)*n0+i)*r:][:r], x[((b*n0+i)*m1+j)*r:][:r])
+			}
+		}
+	}
+	return out
+}
+
+func widen[T Complex](x []T) []complex128 {
+	out := make([]complex128, len(x))
+	for i, v := range x {
+		out[i] = complex128(v)
+	}
+	return out
+}
+
+func widenReal[R Real](x []R) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+func slabTolerance(double bool) float64 {
+	if double {
+		return 1e-12
+	}
+	return 1e-6
+}
+
+// A slab plan gives what one device's plan of the same shape gives, on host slices and
+// on per-device buffers, in both directions and both layouts.
+func TestSlabPlanMatchesOneDevice(t *testing.T) {
+	pool := testPool(t, 2)
+	for _, c := range slabCases {
+		t.Run(c.name+"/c64", func(t *testing.T) { checkSlabC2C[complex64](t, pool, c) })
+		t.Run(c.name+"/c128", func(t *testing.T) {
+			if !testDev.Info().DoublePrecision {
+				t.Skip("the device has no double precision")
+			}
+			checkSlabC2C[complex128](t, pool, c)
+		})
+	}
+}
+
+func checkSlabC2C[T Complex](t *testing.T, pool *Pool, c slabCase) {
+	cfg := c.cfg
+	one := sharedPlan[T](t, Config{Shape: cfg.Shape, Batch: cfg.Batch, Norm: cfg.Norm})
+	sp, err := NewSlabPlan[T](pool, cfg)
+	require.NoError(t, err)
+	defer sp.Close()
+	for i, s := range sp.Slabs() {
+		require.Equal(t, c.slabs[i], [2]int{s.Start, s.Rows}, "slab %d", i)
+	}
+	require.Equal(t, one.Len(), sp.Len())
+	l := &sp.c.l
+	tol := slabTolerance(sizeOf[T]() == 16)
+	x, _ := randomComplex[T](rand.New(rand.NewPCG(3, uint64(sp.Len()))), sp.Len())
+	want := make([]T, sp.Len())
+	require.NoError(t, one.Forward(want, x))
+	back := make([]T, sp.Len())
+	require.NoError(t, one.Inverse(back, want))
+	wantOut := want
+	if cfg.TransposedOut {
+		wantOut = transposeWhole(want, l.cfg.Batch, l.n0, l.m1, l.r)
+	}
+
+	// host slices
+	got := make([]T, sp.Len())
+	require.NoError(t, boundedCall(t, "Forward", func() error { return sp.Forward(got, x) }))
+	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "forward")
+	inv := make([]T, sp.Len())
+	require.NoError(t, boundedCall(t, "Inverse", func() error { return sp.Inverse(inv, got) }))
+	require.LessOrEqual(t, relErr(inv, widen(back)), tol, "inverse of the forward")
+	require.LessOrEqual(t, relErr(inv, widen(x)), tol, "round trip")
+	y := append([]T(nil), x...)
+	require.NoError(t, sp.Forward(y, y))
+	require.LessOrEqual(t, relErr(y, widen(wantOut)), tol, "forward in place")
+
+	// per-device buffers: each holds its slab of x, then of the spectrum
+	devs := pool.Devices()
+	bufs := make([]*Buffer[T], len(devs))
+	for i, s := range sp.Slabs() {
+		b, err := NewBuffer[T](devs[i], sp.BufferLen(i))
+		require.NoError(t, err)
+		defer b.Close()
+		bufs[i] = b
+		require.NoError(t, b.Upload(slabOf(x, s, l.cfg.Batch, l.n0, l.m1*l.r, b.Len())))
+	}
+	require.NoError(t, boundedCall(t, "ForwardSlabs", func() error { return sp.ForwardSlabs(bufs) }))
+	out, outN, unit := sp.Slabs(), l.n0, l.m1*l.r
+	if cfg.TransposedOut {
+		out, outN, unit = sp.TransposedSlabs(), l.m1, l.n0*l.r
+	}
+	got = gatherSlabs(t, bufs, out, l.cfg.Batch, outN, unit)
+	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "ForwardSlabs")
+	if cfg.TransposedOut != cfg.TransposedIn {
+		return
+	}
+	require.NoError(t, boundedCall(t, "InverseSlabs", func() error { return sp.InverseSlabs(bufs) }))
+	got = gatherSlabs(t, bufs, sp.Slabs(), l.cfg.Batch, l.n0, l.m1*l.r)
+	require.LessOrEqual(t, relErr(got, widen(x)), tol, "InverseSlabs of ForwardSlabs")
+}
+
+// slabOf is slab s of the whole array x ([batch][n][unit]), in a slice of size
+// elements (the rest zero).
+func slabOf[E any](x []E, s Slab, batch, n, unit, size int) []E {
+	out := make([]E, size)
+	copySlab(ownView(out, s), wholeView(x, n), s, batch, unit)
+	return out
+}
+
+// gatherSlabs downloads every device's slab and assembles the whole array.
+func gatherSlabs[E Element](t *testing.T, bufs []*Buffer[E], slabs []Slab, batch, n, unit int) []E {
+	whole := make([]E, batch*n*unit)
+	for i, s := range slabs {
+		if s.Rows == 0 {
+			continue
+		}
+		h := make([]E, bufs[i].Len())
+		require.NoError(t, bufs[i].Download(h))
+		copySlab(wholeView(whole, n), ownView(h, s), s, batch, unit)
+	}
+	return whole
+}
+
+func TestSlabRealPlanMatchesOneDevice(t *testing.T) {
+	pool := testPool(t, 2)
+	for _, c := range slabCases {
+		t.Run(c.name+"/f32", func(t *testing.T) { checkSlabR2C[float32, complex64](t, pool, c) })
+		t.Run(c.name+"/f64", func(t *testing.T) {
+			if !testDev.Info().DoublePrecision {
+				t.Skip("the device has no double precision")
+			}
+			checkSlabR2C[float64, complex128](t, pool, c)
+		})
+	}
+}
+
+func checkSlabR2C[R Real, C Complex](t *testing.T, pool *Pool, c slabCase) {
+	cfg := c.cfg
+	one := sharedRealPlan[R, C](t, Config{Shape: cfg.Shape, Batch: cfg.Batch, Norm: cfg.Norm})
+	sp, err := NewSlabRealPlan[R, C](pool, cfg)
+	require.NoError(t, err)
+	defer sp.Close()
+	for i, s := range sp.Slabs() {
+		require.Equal(t, c.slabs[i], [2]int{s.Start, s.Rows}, "slab %d", i)
+	}
+	require.Equal(t, one.RealLen(), sp.RealLen())
+	require.Equal(t, one.ComplexLen(), sp.ComplexLen())
+	l := &sp.c.l
+	tol := slabTolerance(sizeOf[C]() == 16)
+	x, _ := randomReal[R](rand.New(rand.NewPCG(4, uint64(sp.RealLen()))), sp.RealLen())
+	want := make([]C, sp.ComplexLen())
+	require.NoError(t, one.Forward(want, x))
+	wantOut := want
+	if cfg.TransposedOut {
+		wantOut = transposeWhole(want, l.cfg.Batch, l.n0, l.m1, l.r)
+	}
+
+	got := make([]C, sp.ComplexLen())
+	require.NoError(t, boundedCall(t, "Forward", func() error { return sp.Forward(got, x) }))
+	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "forward")
+	kept := append([]C(nil), got...)
+	inv := make([]R, sp.RealLen())
+	require.NoError(t, boundedCall(t, "Inverse", func() error { return sp.Inverse(inv, got) }))
+	require.Equal(t, kept, got, "Inverse modified src")
+	require.LessOrEqual(t, relErrReal(inv, widenReal(x)), tol, "round trip")
+
+	devs := pool.Devices()
+	realBufs := make([]*Buffer[R], len(devs))
+	specBufs := make([]*Buffer[C], len(devs))
+	for i, s := range sp.Slabs() {
+		rb, err := NewBuffer[R](devs[i], sp.RealBufferLen(i))
+		require.NoError(t, err)
+		defer rb.Close()
+		realBufs[i] = rb
+		require.NoError(t, rb.Upload(slabOf(x, s, l.cfg.Batch, l.n0, l.realRow, rb.Len())))
+		sb, err := NewBuffer[C](devs[i], sp.SpectrumBufferLen(i, cfg.TransposedOut))
+		require.NoError(t, err)
+		defer sb.Close()
+		specBufs[i] = sb
+	}
+	require.NoError(t, boundedCall(t, "ForwardSlabs", func() error { return sp.ForwardSlabs(specBufs, realBufs) }))
+	if cfg.TransposedOut {
+		got = gatherSlabs(t, specBufs, sp.TransposedSlabs(), l.cfg.Batch, l.m1, l.n0*l.r)
+	} else {
+		got = gatherSlabs(t, specBufs, sp.Slabs(), l.cfg.Batch, l.n0, l.m1*l.r)
+	}
+	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "ForwardSlabs")
+	if cfg.TransposedOut != cfg.TransposedIn {
+		return
+	}
+	for _, b := range realBufs {
+		require.NoError(t, b.Upload(make([]R, b.Len())))
+	}
+	require.NoError(t, boundedCall(t, "InverseSlabs", func() error { return sp.InverseSlabs(realBufs, specBufs) }))
+	back := gatherSlabs(t, realBufs, sp.Slabs(), l.cfg.Batch, l.n0, l.realRow)
+	require.LessOrEqual(t, relErrReal(back, widenReal(x)), tol, "InverseSlabs of ForwardSlabs")
+}
