@@ -15,7 +15,9 @@ type slabView[E any] struct {
 	rows int
 }
 
-func ownView[E any](data []E, s Slab) slabView[E] { return slabView[E]{data: data, base: s.Start, rows: s.Rows} }
+func ownView[E any](data []E, s Slab) slabView[E] {
+	return slabView[E]{data: data, base: s.Start, rows: s.Rows}
+}
 func wholeView[E any](data []E, n int) slabView[E] { return slabView[E]{data: data, rows: n} }
 
 func (v slabView[E]) at(b, g, unit int) int { return (b*v.rows + g - v.base) * unit }
