@@ -261,6 +261,7 @@ func checkSlabR2C[R Real, C Complex](t *testing.T, pool *Pool, c slabCase) {
 		got = gatherSlabs(t, specBufs, sp.Slabs(), l.cfg.Batch, l.n0, l.m1*l.r)
 	}
 	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "ForwardSlabs")
+	require.Equal(t, x, gatherSlabs(t, realBufs, sp.Slabs(), l.cfg.Batch, l.n0, l.realRow), "ForwardSlabs modified src")
 	if cfg.TransposedOut != cfg.TransposedIn {
 		return
 	}
