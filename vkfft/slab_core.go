@@ -218,7 +218,7 @@ func checkSlabBuffers[E Element](op, name string, devs []*Device, bufs []*Buffer
 		case b == nil:
 			return opError(op, fmt.Errorf("%w: %s[%d] is nil; device %d's slab needs %d elements", ErrNilBuffer, name, i, i, n))
 		case b.Device() != devs[i]:
-			return opError(op, fmt.Errorf("%w: %s[%d] lives on %s, not on the pool's device %d (%s) whose slab it holds",
+			return opError(op, fmt.Errorf("%w: %s[%d] is a buffer of %s, not of pool device %d (%s), whose slab it holds",
 				ErrWrongDevice, name, i, deviceName(b.Device()), i, deviceName(devs[i])))
 		case b.Len() != n:
 			return opError(op, fmt.Errorf("%w: %s[%d] has %d elements; device %d's slab needs %d", ErrLength, name, i,
@@ -228,7 +228,7 @@ func checkSlabBuffers[E Element](op, name string, devs []*Device, bufs []*Buffer
 	return nil
 }
 
-func deviceName(d *Device) string { return fmt.Sprintf("device %d (%s)", d.info.Index, d.info.Name) }
+func deviceName(d *Device) string { return fmt.Sprintf("device %d, %s", d.info.Index, d.info.Name) }
 
 // layoutSlabs is the slabs of the first axis (or, transposed, of the second axis of the
 // complex array).

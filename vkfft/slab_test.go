@@ -69,7 +69,7 @@ func transposeWhole[T any](x []T, batch, n0, m1, r int) []T {
 	return out
 }
 
-func widen[T Complex](x []T) []complex128 {
+func asComplex128[T Complex](x []T) []complex128 {
 	out := make([]complex128, len(x))
 	for i, v := range x {
 		out[i] = complex128(v)
@@ -77,7 +77,7 @@ func widen[T Complex](x []T) []complex128 {
 	return out
 }
 
-func widenReal[R Real](x []R) []float64 {
+func asFloat64[R Real](x []R) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {
 		out[i] = float64(v)
@@ -132,14 +132,14 @@ func checkSlabC2C[T Complex](t *testing.T, pool *Pool, c slabCase) {
 	// host slices
 	got := make([]T, sp.Len())
 	require.NoError(t, boundedCall(t, "Forward", func() error { return sp.Forward(got, x) }))
-	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "forward")
+	require.LessOrEqual(t, relErr(got, asComplex128(wantOut)), tol, "forward")
 	inv := make([]T, sp.Len())
 	require.NoError(t, boundedCall(t, "Inverse", func() error { return sp.Inverse(inv, inverseInput(l, want)) }))
-	require.LessOrEqual(t, relErr(inv, widen(back)), tol, "inverse of the forward")
-	require.LessOrEqual(t, relErr(inv, widen(x)), tol, "round trip")
+	require.LessOrEqual(t, relErr(inv, asComplex128(back)), tol, "inverse of the forward")
+	require.LessOrEqual(t, relErr(inv, asComplex128(x)), tol, "round trip")
 	y := append([]T(nil), x...)
 	require.NoError(t, sp.Forward(y, y))
-	require.LessOrEqual(t, relErr(y, widen(wantOut)), tol, "forward in place")
+	require.LessOrEqual(t, relErr(y, asComplex128(wantOut)), tol, "forward in place")
 
 	// per-device buffers: each holds its slab of x, then of the spectrum
 	devs := pool.Devices()
@@ -160,13 +160,13 @@ func checkSlabC2C[T Complex](t *testing.T, pool *Pool, c slabCase) {
 		out, outN, unit = sp.TransposedSlabs(), l.m1, l.n0*l.r
 	}
 	got = gatherSlabs(t, bufs, out, l.cfg.Batch, outN, unit)
-	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "ForwardSlabs")
+	require.LessOrEqual(t, relErr(got, asComplex128(wantOut)), tol, "ForwardSlabs")
 	if cfg.TransposedOut != cfg.TransposedIn {
 		return
 	}
 	require.NoError(t, boundedCall(t, "InverseSlabs", func() error { return sp.InverseSlabs(bufs) }))
 	got = gatherSlabs(t, bufs, sp.Slabs(), l.cfg.Batch, l.n0, l.m1*l.r)
-	require.LessOrEqual(t, relErr(got, widen(x)), tol, "InverseSlabs of ForwardSlabs")
+	require.LessOrEqual(t, relErr(got, asComplex128(x)), tol, "InverseSlabs of ForwardSlabs")
 }
 
 // slabOf is slab s of the whole array x ([batch][n][unit]), in a slice of size
@@ -227,13 +227,13 @@ func checkSlabR2C[R Real, C Complex](t *testing.T, pool *Pool, c slabCase) {
 
 	got := make([]C, sp.ComplexLen())
 	require.NoError(t, boundedCall(t, "Forward", func() error { return sp.Forward(got, x) }))
-	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "forward")
+	require.LessOrEqual(t, relErr(got, asComplex128(wantOut)), tol, "forward")
 	got = inverseInput(l, want)
 	kept := append([]C(nil), got...)
 	inv := make([]R, sp.RealLen())
 	require.NoError(t, boundedCall(t, "Inverse", func() error { return sp.Inverse(inv, got) }))
 	require.Equal(t, kept, got, "Inverse modified src")
-	require.LessOrEqual(t, relErrReal(inv, widenReal(x)), tol, "round trip")
+	require.LessOrEqual(t, relErrReal(inv, asFloat64(x)), tol, "round trip")
 
 	devs := pool.Devices()
 	realBufs := make([]*Buffer[R], len(devs))
@@ -260,7 +260,7 @@ func checkSlabR2C[R Real, C Complex](t *testing.T, pool *Pool, c slabCase) {
 	} else {
 		got = gatherSlabs(t, specBufs, sp.Slabs(), l.cfg.Batch, l.n0, l.m1*l.r)
 	}
-	require.LessOrEqual(t, relErr(got, widen(wantOut)), tol, "ForwardSlabs")
+	require.LessOrEqual(t, relErr(got, asComplex128(wantOut)), tol, "ForwardSlabs")
 	require.Equal(t, x, gatherSlabs(t, realBufs, sp.Slabs(), l.cfg.Batch, l.n0, l.realRow), "ForwardSlabs modified src")
 	if cfg.TransposedOut != cfg.TransposedIn {
 		return
@@ -272,7 +272,7 @@ func checkSlabR2C[R Real, C Complex](t *testing.T, pool *Pool, c slabCase) {
 	}
 	require.NoError(t, boundedCall(t, "InverseSlabs", func() error { return sp.InverseSlabs(realBufs, specBufs) }))
 	back := gatherSlabs(t, realBufs, sp.Slabs(), l.cfg.Batch, l.n0, l.realRow)
-	require.LessOrEqual(t, relErrReal(back, widenReal(x)), tol, "InverseSlabs of ForwardSlabs")
+	require.LessOrEqual(t, relErrReal(back, asFloat64(x)), tol, "InverseSlabs of ForwardSlabs")
 }
 
 // On four devices FFTW-MPI's block rule leaves the last device without rows (9 rows:
@@ -363,7 +363,7 @@ func TestSlabPlanBadInput(t *testing.T) {
 		{"one buffer", good[:1], ErrInvalidArgument, "1 bufs buffers for a pool of 2 devices"},
 		{"nil", []*Buffer[complex64]{good[0], nil}, ErrNilBuffer, "bufs[1] is nil"},
 		{"short", []*Buffer[complex64]{good[0], mk(devs[1], 5)}, ErrLength, "bufs[1] has 5 elements; device 1's slab needs 24"},
-		{"swapped devices", []*Buffer[complex64]{good[1], good[0]}, ErrWrongDevice, "bufs[0] lives on device 1"},
+		{"swapped devices", []*Buffer[complex64]{good[1], good[0]}, ErrWrongDevice, "bufs[0] is a buffer of device"},
 	}
 	for _, c := range calls {
 		for _, f := range []func([]*Buffer[complex64]) error{sp.ForwardSlabs, sp.InverseSlabs} {
@@ -410,7 +410,7 @@ func TestSlabPlanCloseAndReuse(t *testing.T) {
 	round := func() {
 		require.NoError(t, sp.Forward(spec, x))
 		require.NoError(t, sp.Inverse(back, spec))
-		require.LessOrEqual(t, relErrReal(back, widenReal(x)), 1e-6)
+		require.LessOrEqual(t, relErrReal(back, asFloat64(x)), 1e-6)
 	}
 	round()
 	built := snapshot()
