@@ -380,6 +380,38 @@ vkfftgo_status vkfftgo_pool_size(vkfftgo_pool *pool, int *count)
 	return vkgcgo_pool_size(pool, count);
 }
 
+/* slab.go */
+vkfftgo_status vkgcgo_slab_execute(vkfftgo_slab_plan *plan, int direction, void *out, size_t out_bytes, const void *in, size_t in_bytes);
+vkfftgo_status vkfftgo_slab_execute(vkfftgo_slab_plan *plan, int direction, void *out, size_t out_bytes, const void *in, size_t in_bytes)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_slab_execute");
+	return vkgcgo_slab_execute(plan, direction, out, out_bytes, in, in_bytes);
+}
+vkfftgo_status vkgcgo_slab_plan_create(vkfftgo_pool *pool, const vkfftgo_slab_desc *desc, vkfftgo_slab_plan **plan);
+vkfftgo_status vkfftgo_slab_plan_create(vkfftgo_pool *pool, const vkfftgo_slab_desc *desc, vkfftgo_slab_plan **plan)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_slab_plan_create");
+	return vkgcgo_slab_plan_create(pool, desc, plan);
+}
+vkfftgo_status vkgcgo_slab_plan_destroy(vkfftgo_slab_plan *plan);
+vkfftgo_status vkfftgo_slab_plan_destroy(vkfftgo_slab_plan *plan)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_slab_plan_destroy");
+	return vkgcgo_slab_plan_destroy(plan);
+}
+vkfftgo_status vkgcgo_slab_plan_io_bytes(vkfftgo_slab_plan *plan, int direction, size_t *out_bytes, size_t *in_bytes);
+vkfftgo_status vkfftgo_slab_plan_io_bytes(vkfftgo_slab_plan *plan, int direction, size_t *out_bytes, size_t *in_bytes)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_slab_plan_io_bytes");
+	return vkgcgo_slab_plan_io_bytes(plan, direction, out_bytes, in_bytes);
+}
+vkfftgo_status vkgcgo_slab_plan_slabs(vkfftgo_slab_plan *plan, int transposed, int64_t *start, int64_t *rows, int count);
+vkfftgo_status vkfftgo_slab_plan_slabs(vkfftgo_slab_plan *plan, int transposed, int64_t *start, int64_t *rows, int count)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_slab_plan_slabs");
+	return vkgcgo_slab_plan_slabs(plan, transposed, start, rows, count);
+}
+
 /* streams.go */
 vkfftgo_status vkgcgo_host_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_host_buffer **buffer, void **ptr);
 vkfftgo_status vkfftgo_host_buffer_create(vkfftgo_device *device, size_t bytes, vkfftgo_host_buffer **buffer, void **ptr)

@@ -29,9 +29,10 @@
  * vkfftgo_stream_wait, which run in C (hotpath_async.c); their other calls run in Go
  * (capi/streams.go). VKGC_PIPELINE's calls run in Go (capi/pipeline.go; obj is NULL), and
  * so do VKGC_POOL's and VKGC_POOL_PLAN's, a pool of devices and a plan split across them
- * (capi/pool.go). */
+ * (capi/pool.go), and VKGC_SLAB_PLAN's, one transform distributed across a pool (capi/slab.go). */
 enum vkgc_kind { VKGC_DEVICE = 1, VKGC_PLAN = 2, VKGC_BUFFER = 3, VKGC_STREAM = 5, VKGC_HOST_BUFFER = 6,
-		 VKGC_PIPELINE = 7, VKGC_CONVOLUTION = 8, VKGC_SPECTROMETER = 9, VKGC_POOL = 10, VKGC_POOL_PLAN = 11 };
+		 VKGC_PIPELINE = 7, VKGC_CONVOLUTION = 8, VKGC_SPECTROMETER = 9, VKGC_POOL = 10, VKGC_POOL_PLAN = 11,
+		 VKGC_SLAB_PLAN = 12 };
 
 typedef struct vkgc_slot {
 	pthread_rwlock_t lock;

@@ -186,6 +186,7 @@ func vkgcgo_pool_close(h *C.vkfftgo_pool) (rc C.vkfftgo_status) {
 		delete(poolTables.plans, pp.handle)
 	}
 	p.plans = nil
+	retireSlabs := closeSlabPlans(p)
 	tables.mu.Unlock()
 	// Wait for creations and destroys under way, then for the calls in flight on each
 	// handle; later calls find the handles dead.
@@ -195,6 +196,7 @@ func vkgcgo_pool_close(h *C.vkfftgo_pool) (rc C.vkfftgo_status) {
 	for pp := range plans {
 		retire(pp.handle, C.VKGC_POOL_PLAN)
 	}
+	retireSlabs()
 	return ret(fn, p.p.Close()) // closes the pool's plans too
 }
 

@@ -488,6 +488,61 @@ vkfftgo_status vkfftgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void
 				    const void *in, size_t in_bytes);
 #endif
 
+/* ---- one transform across a pool: slab plans (FFTW-MPI's slab decomposition) ----
+ * A slab plan distributes one 2-D or 3-D transform across a pool's devices: device k
+ * holds a contiguous slab of the first axis, split by FFTW-MPI's default block rule (each
+ * device in pool order takes ceil(n0/devices) rows until none are left: local_n0 and
+ * local_0_start). A forward transform transforms each slab along the other axes, transposes
+ * all-to-all through host memory so that each device holds a slab of the second axis,
+ * transforms the first axis there and, unless transposed_out is set
+ * (FFTW_MPI_TRANSPOSED_OUT), transposes back; the inverse mirrors it. Host arrays go in
+ * and come out as for one device's plan of the same shape, batch and norm; with
+ * transposed_out the forward's output (with transposed_in the inverse's input) has the
+ * first two axes swapped, [batch][n1][n0][n2]. These calls enter the library's Go
+ * runtime. */
+typedef struct vkfftgo_slab_plan vkfftgo_slab_plan;
+/* A slab plan's description. Always start from VKFFTGO_SLAB_DESC_INIT. */
+typedef struct vkfftgo_slab_desc {
+	uint32_t size;          /* sizeof(vkfftgo_slab_desc); set by VKFFTGO_SLAB_DESC_INIT */
+	int32_t kind;           /* VKFFTGO_C2C (default) or VKFFTGO_R2C */
+	int32_t precision;      /* VKFFTGO_SINGLE (default) or VKFFTGO_DOUBLE */
+	int32_t norm;           /* VKFFTGO_NORM_BACKWARD (default), of the whole transform */
+	int32_t rank;           /* 2 or 3 */
+	int32_t transposed_out; /* 1: the forward leaves its output transposed */
+	int32_t transposed_in;  /* 1: the inverse takes its input transposed */
+	int32_t reserved0;      /* 0 */
+	int64_t shape[3];       /* row-major; for R2C the real data's shape. shape[0] and the
+				   second axis of the complex array (for a 2-D R2C shape[1]/2+1)
+				   need at least one row per device */
+	int64_t batch;          /* transforms laid one after another; 0 means 1 */
+} vkfftgo_slab_desc;
+#define VKFFTGO_SLAB_DESC_INIT                                                          \
+	{ (uint32_t)sizeof(vkfftgo_slab_desc), VKFFTGO_C2C, VKFFTGO_SINGLE,              \
+	  VKFFTGO_NORM_BACKWARD, 0, 0, 0, 0, { 0, 0, 0 }, 1 }
+#ifndef VKFFTGO_NO_PROTOTYPES
+/* Builds a slab plan of desc on the pool's devices, all at once. A shape the pool cannot
+ * split (fewer rows or columns than devices), a rank other than 2 or 3 and unknown field
+ * values are VKFFTGO_ERROR_INVALID_ARGUMENT or VKFFTGO_ERROR_INVALID_SHAPE, with a message
+ * naming the field. vkfftgo_pool_close destroys the pool's slab plans. */
+vkfftgo_status vkfftgo_slab_plan_create(vkfftgo_pool *pool, const vkfftgo_slab_desc *desc,
+					vkfftgo_slab_plan **plan);
+/* Frees the devices' plans and staging. NULL is allowed and does nothing. */
+vkfftgo_status vkfftgo_slab_plan_destroy(vkfftgo_slab_plan *plan);
+/* Each device's slab: start[k] and rows[k] for the pool's device k, of the first axis
+ * or, with transposed 1, of the second axis (the transposed layout); count must be
+ * vkfftgo_pool_size's. */
+vkfftgo_status vkfftgo_slab_plan_slabs(vkfftgo_slab_plan *plan, int transposed, int64_t *start,
+				       int64_t *rows, int count);
+/* The bytes out and in hold in a transform of direction (the whole arrays). */
+vkfftgo_status vkfftgo_slab_plan_io_bytes(vkfftgo_slab_plan *plan, int direction, size_t *out_bytes,
+					  size_t *in_bytes);
+/* Host transform of the whole array in into out, checked as vkfftgo_pool_execute (sizes
+ * exactly vkfftgo_slab_plan_io_bytes'; out may equal in for C2C); in is not modified
+ * unless it is out. Returns when every device is done. */
+vkfftgo_status vkfftgo_slab_execute(vkfftgo_slab_plan *plan, int direction, void *out, size_t out_bytes,
+				    const void *in, size_t in_bytes);
+#endif
+
 /* ---- the plan cache: plans leased by descriptor ----
  * Each device keeps the plans released to it, keyed by their full description, up to
  * limits (like CuPy's plan cache): vkfftgo_plan_acquire hands out an idle plan of the

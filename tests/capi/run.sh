@@ -152,6 +152,10 @@ step "a pool of devices from C (pool.c): one device's bytes, bad arguments, clos
 gcc -std=c99 "${CWARN[@]}" -pthread "$here/pool.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/pool"
 VKFFTGO_CACHE_DIR="$tmp/kc-pool" timeout 600 "$tmp/pool"
 
+step "one transform across a pool from C (slab.c): one device's results, FFTW-MPI's split, bad arguments"
+gcc -std=c99 "${CWARN[@]}" -pthread "$here/slab.c" $(pkg-config --cflags --libs vkfftgo) -lm -o "$tmp/slab"
+VKFFTGO_CACHE_DIR="$tmp/kc-slab" timeout 600 "$tmp/slab"
+
 if [ "${VKFFTGO_CAPI_ASAN:-1}" = 1 ]; then
 step "AddressSanitizer: the C consumers and the library's own C code, instrumented (tests/asan/README.md)"
 VKFFTGO_ASAN=1 GO="$GO" "$root/scripts/build-lib.sh" "$backend" "$tmp/asanlib" >/dev/null
@@ -159,7 +163,7 @@ ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/inclu
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
-for t in c_consumer threads handles hostreg parity oop fork full c2r fuse pool; do
+for t in c_consumer threads handles hostreg parity oop fork full c2r fuse pool slab; do
   extra=()
   [ "$t" = parity ] && extra=("${parity_libs[@]}")
   [ "$t" = oop ] && extra=(-ldl)

@@ -1,0 +1,114 @@
+package vkfft
+
+import (
+	"fmt"
+	"sync"
+)
+
+// slabView is host memory that holds some rows of a distributed axis for every
+// transform of the batch: row g of transform b starts at element (b·rows + g − base)·unit.
+// A device's own staging area is a view with base = its slab's Start and rows = its
+// Rows; the caller's whole array is a view with base 0 and rows = the axis' length.
+type slabView[E any] struct {
+	data []E
+	base int
+	rows int
+}
+
+func ownView[E any](data []E, s Slab) slabView[E] {
+	return slabView[E]{data: data, base: s.Start, rows: s.Rows}
+}
+func wholeView[E any](data []E, n int) slabView[E] { return slabView[E]{data: data, rows: n} }
+
+func (v slabView[E]) at(b, g, unit int) int { return (b*v.rows + g - v.base) * unit }
+
+// ownViews is one view per device of its staging area.
+func ownViews[E any](data [][]E, slabs []Slab) []slabView[E] {
+	out := make([]slabView[E], len(slabs))
+	for i, s := range slabs {
+		out[i] = ownView(data[i], s)
+	}
+	return out
+}
+
+// copySlab copies slab s's rows (unit elements each) of every transform from src to dst,
+// one contiguous run per transform.
+func copySlab[E any](dst, src slabView[E], s Slab, batch, unit int) {
+	n := s.Rows * unit
+	for b := 0; b < batch; b++ {
+		copy(dst.data[dst.at(b, s.Start, unit):][:n], src.data[src.at(b, s.Start, unit):][:n])
+	}
+}
+
+// rowsToCols is the all-to-all transpose into one device: it fills column slab cs of dst
+// ([batch][cols][n0][r]) from every device's row slab ([batch][rows][m1][r]), runs of r
+// elements at a time.
+func rowsToCols[E any](l *slabLayout, dst slabView[E], cs Slab, srcs []slabView[E]) {
+	r, rowUnit, colUnit := l.r, l.m1*l.r, l.n0*l.r
+	for b := 0; b < l.cfg.Batch; b++ {
+		for i, rs := range l.rows {
+			src := srcs[i]
+			for x := rs.Start; x < rs.Start+rs.Rows; x++ {
+				s := src.at(b, x, rowUnit)
+				for c := cs.Start; c < cs.Start+cs.Rows; c++ {
+					d, from := dst.at(b, c, colUnit)+x*r, s+c*r
+					if r == 1 {
+						dst.data[d] = src.data[from]
+					} else {
+						copy(dst.data[d:d+r], src.data[from:from+r])
+					}
+				}
+			}
+		}
+	}
+}
+
+// colsToRows is the transpose back into one device: it fills row slab rs of dst from
+// every device's column slab.
+func colsToRows[E any](l *slabLayout, dst slabView[E], rs Slab, srcs []slabView[E]) {
+	r, rowUnit, colUnit := l.r, l.m1*l.r, l.n0*l.r
+	for b := 0; b < l.cfg.Batch; b++ {
+		for j, cs := range l.cols {
+			src := srcs[j]
+			for c := cs.Start; c < cs.Start+cs.Rows; c++ {
+				s := src.at(b, c, colUnit)
+				for x := rs.Start; x < rs.Start+rs.Rows; x++ {
+					d, from := dst.at(b, x, rowUnit)+c*r, s+x*r
+					if r == 1 {
+						dst.data[d] = src.data[from]
+					} else {
+						copy(dst.data[d:d+r], src.data[from:from+r])
+					}
+				}
+			}
+		}
+	}
+}
+
+// runSlabs runs f for every device of a slab plan at once, each in a goroutine of its
+// own, and returns when all are done: the devices' errors as ShardErrors naming them. A
+// panic in f is raised again in the caller once every device is done.
+func runSlabs(op string, devs []*Device, f func(i int) error) error {
+	errs := make([]error, len(devs))
+	panics := make([]any, len(devs))
+	var wg sync.WaitGroup
+	for i := range devs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	for i, v := range panics {
+		if v != nil {
+			panic(fmt.Sprintf("vkfft: slab %s on device %d: %v", op, devs[i].info.Index, v))
+		}
+	}
+	shards := make([]poolShard, len(devs))
+	for i, d := range devs {
+		shards[i].dev = d
+	}
+	return joinShardErrors(op, shards, errs)
+}
