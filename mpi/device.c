@@ -20,21 +20,32 @@ static vkfftgo_status make(vkfftgo_device *device, const vkfftgo_plan_desc *pd, 
 	return VKFFTGO_SUCCESS;
 }
 
+/* Every rank holding rows runs plans of the same size, one block (rank 0's) of rows, on
+ * slabs padded to a block (zeros, transformed and never sent): so the ranks compile the
+ * same kernels, which a kernel cache shared by the ranks (VKFFTGO_CACHE_DIR) then holds
+ * once, built by rank 0 while the others wait (vfm_build_plans). */
+vkfftgo_status vfm_alloc_slabs(vkfftgo_mpi_plan *p)
+{
+	size_t row = (size_t)p->rest * p->elem;
+	size_t plain = (size_t)(p->l0[0] * p->m1) * row, transposed = (size_t)(p->l1[0] * p->n0) * row;
+	size_t pack = plain > transposed ? plain : transposed;
+	p->slab = calloc(1, plain);
+	p->tslab = calloc(1, transposed);
+	p->sendbuf = malloc(pack);
+	p->recvbuf = malloc(pack);
+	if (!p->slab || !p->tslab || !p->sendbuf || !p->recvbuf)
+		return vfm_fail(VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory for %zu-byte slabs", pack);
+	return VKFFTGO_SUCCESS;
+}
+
 vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device)
 {
 	const vkfftgo_mpi_desc *d = &p->desc;
-	int64_t l0 = p->l0[p->me], l1 = p->l1[p->me];
+	int64_t block0 = p->l0[0], block1 = p->l1[0];
 	size_t row = (size_t)p->rest * p->elem;
-	size_t plain = (size_t)(l0 * p->m1) * row, transposed = (size_t)(l1 * p->n0) * row;
-	size_t pack = plain > transposed ? plain : transposed;
-	p->slab = malloc(plain ? plain : 1);
-	p->tslab = malloc(transposed ? transposed : 1);
-	p->sendbuf = malloc(pack ? pack : 1);
-	p->recvbuf = malloc(pack ? pack : 1);
-	if (!p->slab || !p->tslab || !p->sendbuf || !p->recvbuf)
-		return vfm_fail(VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory for %zu-byte slabs", pack);
+	size_t plain = (size_t)(block0 * p->m1) * row, transposed = (size_t)(block1 * p->n0) * row;
 	vkfftgo_status st;
-	if (l0 > 0) { /* a batch of l0 (rank-1)-D transforms; R2C in FFTW's padded layout */
+	if (p->l0[p->me] > 0) { /* a batch of (rank-1)-D transforms; R2C in FFTW's padded layout */
 		vkfftgo_plan_desc pd = VKFFTGO_PLAN_DESC_INIT;
 		pd.kind = d->kind;
 		pd.precision = d->precision;
@@ -42,22 +53,22 @@ vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device)
 		pd.rank = d->rank - 1;
 		for (int i = 1; i < d->rank; i++)
 			pd.shape[i - 1] = d->shape[i];
-		pd.batch = l0;
+		pd.batch = block0;
 		pd.real_inplace = d->kind == VKFFTGO_R2C;
 		if ((st = make(device, &pd, &p->rows, plain, "the slab's trailing axes")) != VKFFTGO_SUCCESS)
 			return st;
 	}
-	if (l1 > 0) { /* the middle axis of l1 x n0 x rest (2-D: a batch of l1 lines) */
+	if (p->l1[p->me] > 0) { /* the middle axis of block1 x n0 x rest (2-D: a batch of lines) */
 		vkfftgo_plan_desc pd = VKFFTGO_PLAN_DESC_INIT;
 		pd.precision = d->precision;
 		pd.norm = d->norm;
 		if (p->rest == 1) {
 			pd.rank = 1;
 			pd.shape[0] = p->n0;
-			pd.batch = l1;
+			pd.batch = block1;
 		} else {
 			pd.rank = 3;
-			pd.shape[0] = l1;
+			pd.shape[0] = block1;
 			pd.shape[1] = p->n0;
 			pd.shape[2] = p->rest;
 			pd.naxes = 1;
@@ -66,6 +77,14 @@ vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device)
 		if ((st = make(device, &pd, &p->cols, transposed, "the first axis")) != VKFFTGO_SUCCESS)
 			return st;
 	}
+	/* One round trip on the zeroed slabs: drivers that compile a kernel at its first launch
+	 * (PoCL, for each work-group size) do it now, rank 0 first, into their own disk cache,
+	 * which the other ranks then read. Zeros stay zeros. */
+	if ((st = vfm_run(p->rows, VKFFTGO_FORWARD, p->slab, "warming the slab's trailing axes")) ||
+	    (st = vfm_run(p->rows, VKFFTGO_INVERSE, p->slab, "warming the slab's trailing axes")) ||
+	    (st = vfm_run(p->cols, VKFFTGO_FORWARD, p->tslab, "warming the first axis")) ||
+	    (st = vfm_run(p->cols, VKFFTGO_INVERSE, p->tslab, "warming the first axis")))
+		return st;
 	return VKFFTGO_SUCCESS;
 }
 

@@ -79,8 +79,14 @@ VFM_API vkfftgo_status vkfftgo_mpi_plan_create(vkfftgo_device *device, const vkf
 			st = vfm_mpi_fail("MPI_Type_contiguous", rc);
 	}
 	if (st == VKFFTGO_SUCCESS)
+		st = vfm_alloc_slabs(p);
+	/* rank 0 first: its plans are every rank's (device.c), compiled once into a shared
+	 * kernel cache while the others wait in the agreement */
+	if (st == VKFFTGO_SUCCESS && p->me == 0)
 		st = vfm_device_plans(p, device);
 	st = vfm_agree(dup, st, create_fn);
+	if (st == VKFFTGO_SUCCESS) /* the same on every rank, agreed */
+		st = vfm_agree(dup, p->me != 0 ? vfm_device_plans(p, device) : VKFFTGO_SUCCESS, create_fn);
 	if (st != VKFFTGO_SUCCESS) {
 		release(p);
 		return st;

@@ -24,8 +24,8 @@ struct vkfftgo_mpi_plan {
 	int64_t *l1, *s1;        /* per rank: rows of the transposed layout, first row */
 	vkfftgo_plan *rows;      /* the trailing axes of this rank's slab (NULL: no rows) */
 	vkfftgo_plan *cols;      /* the first axis, on the transposed slab (NULL: no rows) */
-	void *slab;              /* l0[me] * m1 rows: the plain layout */
-	void *tslab;             /* l1[me] * n0 rows: the transposed layout */
+	void *slab;              /* l0[0] (a block) * m1 rows: the plain layout */
+	void *tslab;             /* l1[0] * n0 rows: the transposed layout */
 	void *sendbuf, *recvbuf; /* the larger of the two, packed for MPI_Alltoallv */
 	int *fwd_count, *fwd_displ; /* per rank, in rows: what the plain->transposed */
 	int *bwd_count, *bwd_displ; /* exchange sends (fwd) and receives (bwd); reversed
@@ -59,7 +59,8 @@ void vfm_desc_string(const int64_t *fingerprint, char *buf, size_t cap);
 /* layout.c: fills the plan's geometry and exchange tables from its descriptor. */
 vkfftgo_status vfm_layout(vkfftgo_mpi_plan *p);
 
-/* device.c: the two device plans and the host slabs of this rank. */
+/* device.c: the host slabs of this rank, and its two device plans. */
+vkfftgo_status vfm_alloc_slabs(vkfftgo_mpi_plan *p);
 vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device);
 /* runs plan (may be NULL: nothing to do) in place on buf */
 vkfftgo_status vfm_run(vkfftgo_plan *plan, int direction, void *buf, const char *what);
