@@ -67,6 +67,22 @@ int main(int argc, char **argv)
 	expect(vkfftgo_mpi_plan_create(me == 1 ? NULL : dev, &d, MPI_COMM_WORLD, &p), VKFFTGO_ERROR_NULL_POINTER,
 	       "rank 1 of|device is NULL", "a NULL device on rank 1");
 
+	/* a device that fails at plan creation: rank 0's (it builds first) and the last rank's */
+	vkfftgo_device *stale;
+	CHECK(vkfftgo_device_open(0, &stale));
+	CHECK(vkfftgo_device_close(stale));
+	for (int bad = 0; bad < size; bad += size - 1) {
+		d = good_desc();
+		snprintf(want, sizeof want, "rank %d of|vkfftgo_plan_create (the slab's trailing axes)", bad);
+		char what[64];
+		snprintf(what, sizeof what, "a closed device on rank %d", bad);
+		vkfftgo_status got = vkfftgo_mpi_plan_create(me == bad ? stale : dev, &d, MPI_COMM_WORLD, &p);
+		REQUIRE(got == VKFFTGO_ERROR_INVALID_HANDLE || got == VKFFTGO_ERROR_CLOSED, "%s: %s (%s)", what,
+			vkfftgo_status_string(got), vkfftgo_mpi_last_error());
+		expect(got, got, want, what);
+		REQUIRE(p == NULL, "no plan on failure");
+	}
+
 	d = good_desc();
 	d.kind = VKFFTGO_R2C;
 	d.precision = 7;
