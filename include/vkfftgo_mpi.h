@@ -16,7 +16,8 @@
  * COLLECTIVE. vkfftgo_mpi_plan_create, vkfftgo_mpi_execute and vkfftgo_mpi_plan_destroy
  * are collective over the plan's communicator: every rank calls them, in the same order,
  * with the same descriptor and direction. Each rank passes its own device (one device
- * per rank; ranks of one host may share a GPU or open different ordinals).
+ * per rank; ranks of one host may share a GPU or open different ordinals). A plan is used
+ * by one thread of each rank at a time (its calls are MPI calls on its communicator).
  *
  * ERRORS. Functions return a vkfftgo_status (include/vkfftgo.h). A failure on any rank —
  * a bad argument, a device call, a descriptor that differs from rank 0's — is agreed on

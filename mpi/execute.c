@@ -9,7 +9,7 @@
 
 static const char exec_fn[] = "vkfftgo_mpi_execute";
 
-static vkfftgo_status check(const vkfftgo_mpi_plan *p, int direction, const void *out, size_t out_bytes,
+static vkfftgo_status check(int direction, const void *out, size_t out_bytes,
 			    const void *in, size_t in_bytes)
 {
 	if (direction != VKFFTGO_FORWARD && direction != VKFFTGO_INVERSE)
@@ -22,7 +22,6 @@ static vkfftgo_status check(const vkfftgo_mpi_plan *p, int direction, const void
 	if (o != i && out && in && o < i + in_bytes && i < o + out_bytes)
 		return vfm_fail(VKFFTGO_ERROR_INVALID_ARGUMENT,
 				"in and out overlap without being the same buffer (in place needs out == in)");
-	(void)p;
 	return VKFFTGO_SUCCESS;
 }
 
@@ -75,7 +74,7 @@ VFM_API vkfftgo_status vkfftgo_mpi_execute(vkfftgo_mpi_plan *p, int direction, v
 	int fwd = direction == VKFFTGO_FORWARD;
 	size_t in_bytes = fwd || !(p->desc.flags & VKFFTGO_MPI_TRANSPOSED_IN) ? plain : transposed;
 	size_t out_bytes = !fwd || !(p->desc.flags & VKFFTGO_MPI_TRANSPOSED_OUT) ? plain : transposed;
-	vkfftgo_status st = vfm_agree(p->comm, check(p, direction, out, out_bytes, in, in_bytes), exec_fn);
+	vkfftgo_status st = vfm_agree(p->comm, check(direction, out, out_bytes, in, in_bytes), exec_fn);
 	if (st != VKFFTGO_SUCCESS)
 		return st;
 	return fwd ? forward(p, out, in, plain, transposed) : inverse(p, out, in, plain, transposed);

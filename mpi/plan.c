@@ -43,6 +43,10 @@ VFM_API vkfftgo_status vkfftgo_mpi_plan_create(vkfftgo_device *device, const vkf
 				create_fn);
 	if (comm == MPI_COMM_NULL)
 		return vfm_fail(VKFFTGO_ERROR_INVALID_ARGUMENT, "%s: comm is MPI_COMM_NULL", create_fn);
+	int inter = 0;
+	if (MPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter)
+		return vfm_fail(VKFFTGO_ERROR_INVALID_ARGUMENT, "%s: comm is an intercommunicator (an intracommunicator is needed)",
+				create_fn);
 	MPI_Comm dup;
 	int rc = MPI_Comm_dup(comm, &dup);
 	if (rc != MPI_SUCCESS)
