@@ -22,6 +22,10 @@ vkfftgo_status vfm_agree(MPI_Comm comm, vkfftgo_status local, const char *what)
 		return vfm_mpi_fail("MPI_Allreduce (agreeing on success)", rc);
 	if (all.ok)
 		return VKFFTGO_SUCCESS;
+	int failed = !mine.ok, nfailed = 1; /* on the failure path every rank is here */
+	rc = MPI_Allreduce(&failed, &nfailed, 1, MPI_INT, MPI_SUM, comm);
+	if (rc != MPI_SUCCESS)
+		return vfm_mpi_fail("MPI_Allreduce (counting failures)", rc);
 	struct failure f;
 	memset(&f, 0, sizeof f);
 	if (me == all.rank) {
@@ -32,6 +36,9 @@ vkfftgo_status vfm_agree(MPI_Comm comm, vkfftgo_status local, const char *what)
 	if (rc != MPI_SUCCESS)
 		return vfm_mpi_fail("MPI_Bcast (a rank's error)", rc);
 	f.text[sizeof f.text - 1] = 0;
-	return vfm_fail((vkfftgo_status)f.status, "%s: rank %d of %d failed: %s", what, all.rank,
-			size, f.text);
+	char others[48] = "";
+	if (nfailed > 1)
+		snprintf(others, sizeof others, " (and %d other rank%s)", nfailed - 1, nfailed > 2 ? "s" : "");
+	return vfm_fail((vkfftgo_status)f.status, "%s: rank %d of %d failed%s: %s", what, all.rank, size,
+			others, f.text);
 }

@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	d.kind = VKFFTGO_R2C;
 	d.precision = 7;
 	expect(vkfftgo_mpi_plan_create(dev, &d, MPI_COMM_WORLD, &p), VKFFTGO_ERROR_INVALID_ARGUMENT,
-	       "rank 0 of|desc.precision is 7", "a bad precision everywhere");
+	       "rank 0 of|other rank|desc.precision is 7", "a bad precision everywhere");
 
 	ptrdiff_t n[3] = { 4, 0, 3 }, l0, s0;
 	REQUIRE(vkfftgo_mpi_local_size(3, n, MPI_COMM_WORLD, &l0, &s0) == -1, "local_size of a zero dimension");
