@@ -3,7 +3,8 @@
 # Builds the C shared library of the given backend into OUT as a usable, relocatable
 # prefix: OUT/lib/libvkfftgo.so.X.Y.Z (SONAME libvkfftgo.so.X) with the .so.X and .so
 # links, OUT/include/vkfftgo.h, and the generated config header, vkfftgo.pc and CMake
-# package files; then libvkfftgo_fftw3 beside it (scripts/build-fftw3.sh). CGO_CFLAGS / CGO_LDFLAGS from the environment pass through (the cuda
+# package files; then libvkfftgo_fftw3 beside it (scripts/build-fftw3.sh) and, where MPI is found,
+# libvkfftgo_mpi (scripts/build-mpi.sh). CGO_CFLAGS / CGO_LDFLAGS from the environment pass through (the cuda
 # backend's come from mk/cuda.mk). GO names the go command.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,5 +34,7 @@ ln -sfn "libvkfftgo.so.$major" "$out/lib/libvkfftgo.so"
 cp include/vkfftgo.h "$out/include/vkfftgo.h"
 scripts/vkfftgo-gen.sh "$backend" "$out" "$out/lib/$real"
 echo "build-lib: $out/lib/$real ($backend)"
-# The FFTW3-compatible library over it (fftw3/, plain C).
+# The FFTW3-compatible library over it (fftw3/, plain C), and where MPI is found the
+# distributed one (mpi/, scripts/build-mpi.sh).
 scripts/build-fftw3.sh "$out"
+scripts/build-mpi.sh "$out"

@@ -24,3 +24,7 @@ fi
 if [ "${ITK:-0}" = 1 ]; then
   "$(dirname "$0")/setup-fftw3.sh" itk
 fi
+# MPI=1 (make setup MPI=1; make test-mpi does it): Open MPI for libvkfftgo_mpi and tests/mpi
+if [ "${MPI:-0}" = 1 ]; then
+  "$(dirname "$0")/setup-mpi.sh"
+fi
