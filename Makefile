@@ -40,7 +40,7 @@ test-go: setup
 	$(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
 	cd vkfft && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
 		$(CURDIR)/$(BUILD)/vkfft-asan.test -test.count=1 -test.timeout=30m
-	$(MAKE) --no-print-directory fuzz FUZZTIME=30s
+	$(MAKE) --no-print-directory fuzz FUZZTIME=10s
 
 # Each fuzz target for FUZZTIME (seed corpora in vkfft/testdata/fuzz; new finds land in
 # the Go build cache, a failing input in testdata/fuzz to commit with its fix).
