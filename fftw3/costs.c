@@ -236,6 +236,44 @@ static double cpu_exec_model(const vfw_cpu_ops *ops, int nthreads, int measure, 
 	return flops * vfw_cpu_per_flop(&k, points) * rigor_speed(rigor);
 }
 
+/* FFTW's seconds per flop at pb's own size, from one FFTW_ESTIMATE execute of a complex
+ * transform of its shape (a real problem's rate is taken as its complex twin's), for a
+ * problem well past the largest measured cube: there the cubes' rate says little (at
+ * 256^3 on 16 threads FFTW ran at 0.15 ns/flop where 128^3 had 0.065: the data no longer
+ * fit the caches). One execute per shape, precision and
+ * thread count is kept for the process; 0 when the shape is not measured (batched,
+ * rank 4 and up, arrays past 512 MiB, or FFTW failed). */
+static double per_flop_at_size(const vfw_problem *pb, const vfw_cpu_ops *ops, int nthreads, double points)
+{
+	enum { KEPT = 8 };
+	static struct {
+		int prec, nthreads, n[3], rank;
+		double per_flop;
+	} kept[KEPT];
+	static int next;
+	const double cubes_max = 128.0 * 128 * 128;
+	size_t elem = ops->prec == VFW_SINGLE ? 8 : 16;
+	if (points < 4 * cubes_max || pb->hrank != 0 || pb->rank < 1 || pb->rank > 3 ||
+	    2 * points * (double)elem > (double)(512u << 20))
+		return 0;
+	int n[3] = { 1, 1, 1 };
+	for (int i = 0; i < pb->rank; i++)
+		n[i] = (int)pb->dims[i].n;
+	for (int i = 0; i < KEPT; i++)
+		if (kept[i].rank == pb->rank && kept[i].prec == ops->prec && kept[i].nthreads == nthreads &&
+		    !memcmp(kept[i].n, n, sizeof n))
+			return kept[i].per_flop;
+	double flops = 0, t0 = vfw_now(), t = ops->time_c2c(pb->rank, n, nthreads, 1, &flops);
+	double pf = t > 0 && flops > 0 ? t / flops : 0;
+	vfw_log("crossover: FFTW at its own size, %d threads: a %d-D complex %dx%dx%d execute %.3f ms (%.3g ns/flop), "
+		"measured in %.2f s",
+		nthreads, pb->rank, n[0], n[1], n[2], t * 1e3, pf * 1e9, vfw_now() - t0);
+	int k = next++ % KEPT;
+	kept[k].rank = pb->rank, kept[k].prec = ops->prec, kept[k].nthreads = nthreads, kept[k].per_flop = pf;
+	memcpy(kept[k].n, n, sizeof n);
+	return pf;
+}
+
 void vfw_costs_release(vfw_costs *c, const vfw_cpu_ops *ops)
 {
 	if (c->estimate_plan)
@@ -376,6 +414,12 @@ int vfw_costs_estimate(const vfw_problem *pb, const vfw_cpu_ops *ops, int nthrea
 		cpu_known = c->cpu_exec > 0;
 		snprintf(c->cpu_exec_src, sizeof c->cpu_exec_src, "model: %.3g Mflop, %d thread%s", flops / 1e6, nthreads,
 			 nthreads == 1 ? "" : "s");
+		double pf = cpu_known ? per_flop_at_size(pb, ops, nthreads, points) : 0;
+		if (pf > 0) {
+			c->cpu_exec = flops * pf * rigor_speed(c->rigor);
+			snprintf(c->cpu_exec_src, sizeof c->cpu_exec_src, "model: %.3g Mflop at its own size's rate, %d thread%s",
+				 flops / 1e6, nthreads, nthreads == 1 ? "" : "s");
+		}
 	} else {
 		c->cpu_exec = INFINITY;
 		c->cpu_plan = -1;
