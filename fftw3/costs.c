@@ -253,7 +253,10 @@ static double per_flop_at_size(const vfw_problem *pb, const vfw_cpu_ops *ops, in
 	static int next;
 	const double cubes_max = 128.0 * 128 * 128;
 	size_t elem = ops->prec == VFW_SINGLE ? 8 : 16;
-	if (points < 4 * cubes_max || pb->hrank != 0 || pb->rank < 1 || pb->rank > 3 ||
+	ptrdiff_t howmany = 1;
+	for (int i = 0; pb->hrank != VFW_RNK_MINFTY && i < pb->hrank; i++)
+		howmany *= pb->hdims[i].n;
+	if (points < 4 * cubes_max || howmany != 1 || pb->rank < 1 || pb->rank > 3 ||
 	    2 * points * (double)elem > (double)(512u << 20))
 		return 0;
 	int n[3] = { 1, 1, 1 };
@@ -265,9 +268,9 @@ static double per_flop_at_size(const vfw_problem *pb, const vfw_cpu_ops *ops, in
 			return kept[i].per_flop;
 	double flops = 0, t0 = vfw_now(), t = ops->time_c2c(pb->rank, n, nthreads, 1, &flops);
 	double pf = t > 0 && flops > 0 ? t / flops : 0;
-	vfw_log("crossover: FFTW at its own size, %d threads: a %d-D complex %dx%dx%d execute %.3f ms (%.3g ns/flop), "
+	vfw_log("crossover: FFTW at its own size, %d thread%s: a %d-D complex %dx%dx%d execute %.3f ms (%.3g ns/flop), "
 		"measured in %.2f s",
-		nthreads, pb->rank, n[0], n[1], n[2], t * 1e3, pf * 1e9, vfw_now() - t0);
+		nthreads, nthreads == 1 ? "" : "s", pb->rank, n[0], n[1], n[2], t * 1e3, pf * 1e9, vfw_now() - t0);
 	int k = next++ % KEPT;
 	kept[k].rank = pb->rank, kept[k].prec = ops->prec, kept[k].nthreads = nthreads, kept[k].per_flop = pf;
 	memcpy(kept[k].n, n, sizeof n);

@@ -208,6 +208,15 @@ VKFFTGO_FFTW_CROSSOVER=legacy VKFFTGO_FFTW_MEASURE_MAX=64 VKFFTGO_FFTW_LOG=1 LD_
 grep -q 'threshold: 64^3 c2c' "$tmp/t3.log" || die "VKFFTGO_FFTW_CROSSOVER=legacy did not measure the old threshold"
 grep -m1 -- 'VKFFTGO_FFTW_CROSSOVER=legacy' "$tmp/t3.log" | sed 's/^/   /'
 
+step "crossover past the measured cubes (own_size.c): FFTW timed once at the problem's own size, not extrapolated"
+gcc -std=gnu11 "${CWARN[@]}" "$here/own_size.c" -lfftw3f -lm -o "$tmp/own_size"
+VKFFTGO_FFTW_LOG=1 LD_PRELOAD="$inst/lib/libvkfftgo_fftw3.so" "$tmp/own_size" 2>"$tmp/own.log" ||
+  { cat "$tmp/own.log"; die "own_size"; }
+grep 'FFTW at its own size' "$tmp/own.log" | sed 's/^/   /'
+[ "$(grep -c 'FFTW at its own size' "$tmp/own.log")" = 1 ] || die "256^3 was not timed at its own size exactly once"
+grep -q "at its own size's rate" "$tmp/own.log" || die "the decision did not use the rate at its own size"
+awk -f "$here/decisions.awk" "$tmp/own.log" >/dev/null || die "a decision contradicts its logged costs (own size)"
+
 step "FFTW's own verifier (tests/fftw3/verify.sh)"
 "$here/verify.sh" "$build"
 
