@@ -11,7 +11,8 @@
 #     xover-fftw-*    as built: FFTW alone
 # Read $OUT/xover-summary.log: per run the first Update, the median of the rest, and the
 # engines the log shows with each problem's first logged decision and costs.
-# XOVER_N / XOVER_M (default 256 / 128) shrink the sizes for a dry run elsewhere.
+# XOVER_N / XOVER_M (default 256 / 128) shrink the sizes for a dry run elsewhere;
+# XOVER_CASES (e.g. "fft-256") runs only the cases it names.
 xover_step() {
 	local F=$W/fftw3 L n=${XOVER_N:-256} m=${XOVER_M:-128}
 	if [ ! -f "$B/fftw3/fftw3.tar.xz" ]; then
@@ -37,6 +38,7 @@ xover_step() {
 	local c name args
 	for c in "${cases[@]}"; do
 		name=${c%%:*} args=${c#*:}
+		[[ " ${XOVER_CASES:-$name} " == *" $name "* ]] || continue
 		rm -rf "$cache" # every case starts cold: its own measurements and compiles
 		# shellcheck disable=SC2086
 		step "xover-cold-$name" 300 "${gpu[@]}" "$F/bin/itk_fft" $args
