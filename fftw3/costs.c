@@ -417,12 +417,6 @@ int vfw_costs_estimate(const vfw_problem *pb, const vfw_cpu_ops *ops, int nthrea
 		cpu_known = c->cpu_exec > 0;
 		snprintf(c->cpu_exec_src, sizeof c->cpu_exec_src, "model: %.3g Mflop, %d thread%s", flops / 1e6, nthreads,
 			 nthreads == 1 ? "" : "s");
-		double pf = cpu_known ? per_flop_at_size(pb, ops, nthreads, points) : 0;
-		if (pf > 0) {
-			c->cpu_exec = flops * pf * rigor_speed(c->rigor);
-			snprintf(c->cpu_exec_src, sizeof c->cpu_exec_src, "model: %.3g Mflop at its own size's rate, %d thread%s",
-				 flops / 1e6, nthreads, nthreads == 1 ? "" : "s");
-		}
 	} else {
 		c->cpu_exec = INFINITY;
 		c->cpu_plan = -1;
@@ -456,6 +450,13 @@ int vfw_costs_estimate(const vfw_problem *pb, const vfw_cpu_ops *ops, int nthrea
 				return 0;
 			}
 		}
+	}
+	/* past the measured cubes the model's rate is FFTW's at this size, for either branch */
+	double pf = flops > 0 ? per_flop_at_size(pb, ops, nthreads, points) : 0;
+	if (pf > 0) {
+		c->cpu_exec = flops * pf * rigor_speed(c->rigor);
+		snprintf(c->cpu_exec_src, sizeof c->cpu_exec_src, "model: %.3g Mflop at its own size's rate, %d thread%s",
+			 flops / 1e6, nthreads, nthreads == 1 ? "" : "s");
 	}
 	plan_cost(c, o);
 	return 1;
