@@ -53,7 +53,15 @@ fuzz: setup
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) $${t%%:*}; \
 	done
 
-test: test-go ## everything CI runs (Go tests; C/C++ consumer tests are added by mk/*.mk)
+test: test-go-vulkan ## everything CI runs (Go tests; C/C++ consumer tests are added by mk/*.mk)
+
+# The Go tests on PoCL and the vulkan backend's tests on llvmpipe keep one core each busy
+# for most of their time (the drivers' kernel compiles), with separate build directories
+# and kernel caches: once both drivers' packages are installed they run side by side,
+# each line of output kept whole.
+.PHONY: test-go-vulkan
+test-go-vulkan: setup setup-vulkan
+	@$(MAKE) --no-print-directory -j2 -Oline test-go test-vulkan
 
 run: build ## the main job: device list, benchmark and accuracy check on the default device
 	$(BUILD)/bin/vkfft info

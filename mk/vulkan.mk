@@ -2,7 +2,7 @@
 # GPU bundle. Included by the Makefile.
 #   make setup BACKEND=vulkan   Mesa's Vulkan drivers, the loader and headers, glslang (scripts/setup-vulkan.sh)
 #   make lib BACKEND=vulkan     libvkfftgo.so of the vulkan backend
-#   make test-vulkan            (part of make test) the vkfft tests under -tags vulkan on llvmpipe,
+#   make test-vulkan            (part of make test, beside test-go) the vkfft tests under -tags vulkan on llvmpipe,
 #                               then the C API's tests against a vulkan libvkfftgo
 # The vulkan tests are the package's full test run once, on llvmpipe, under Khronos'
 # validation layer (VKFFTGO_VULKAN_VALIDATE=1: the first API misuse aborts). Not repeated for
@@ -34,7 +34,7 @@ test-vulkan-capi: setup setup-vulkan
 
 test-vulkan: test-vulkan-go test-vulkan-capi ## the vulkan backend's tests on llvmpipe (part of make test)
 
-test: test-vulkan
+# make test runs it beside test-go (the Makefile's test-go-vulkan)
 
 # vulkan_bundle DIR: the vulkan-tagged test binary, benchmark and CLI (glslang linked in
 # statically; gzip'd, they are a third of the size) and the Vulkan loader and glvnd .debs
