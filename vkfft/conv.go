@@ -339,8 +339,7 @@ func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSiz
 	if err != nil {
 		return err
 	}
-	kl.complexBytes *= int64(kf)
-	kl.realBytes *= int64(kf)
+	kl.scaleBuffers(int64(kf), int64(kf))
 	spectrum, err := c.alloc(kl.complexBytes)
 	if err != nil {
 		return err
@@ -383,8 +382,7 @@ func (c *convolution) build(h engine.Device, g *convGeometry, k kind, complexSiz
 	c.inLen = batch * g.features * g.points
 	c.outLen = batch * g.kernels * g.features * g.points
 	c.inBytes, c.outBytes = int64(c.inLen)*elem, int64(c.outLen)*elem
-	l.complexBytes *= int64(g.kernels * features)
-	l.realBytes *= int64(features)
+	l.scaleBuffers(int64(g.kernels*features), int64(features))
 	if c.in, err = c.alloc(c.inBytes); err != nil {
 		return err
 	}

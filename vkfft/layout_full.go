@@ -56,6 +56,15 @@ func (l *layout) setFull(mode fullMode, n int, complexSize uintptr) {
 	}
 }
 
+// scaleBuffers widens l's complex and real buffers to hold complexItems and realItems
+// transforms' data (a convolution's kernels and features): the complex side a caller
+// sees and VkFFT's own buffer together, which VkFFT binds by its size on Vulkan.
+func (l *layout) scaleBuffers(complexItems, realItems int64) {
+	l.complexBytes *= complexItems
+	l.bufBytes *= complexItems
+	l.realBytes *= realItems
+}
+
 // vkKind is the kind of transform VkFFT runs: a widened FullSpectrum plan is complex.
 func (l *layout) vkKind() kind {
 	if l.full == fullWiden {
