@@ -729,10 +729,11 @@ func TestKernelCacheControl(t *testing.T) {
 
 	n, err := kc.Clear()
 	require.NoError(t, err)
-	require.Equal(t, 1, n)
+	require.Equal(t, 1+info.KernelEntries, n, "the plan's entry and its kernels' entries")
 	info, _, err = kc.Info()
 	require.NoError(t, err)
 	require.Zero(t, info.Entries)
+	require.Zero(t, info.KernelEntries)
 
 	kc.SetDir("off")
 	_, on = kc.Dir()

@@ -15,7 +15,8 @@ import "unsafe"
 func cplan(p Plan) *C.vkg_plan { return (*C.vkg_plan)(p) }
 
 // PlanCreate builds a VkFFT application on device d: from p.LoadBlob's binaries when
-// given, else by compiling (and keeping the binaries if p.Save).
+// given, else by compiling (and keeping the binaries if p.Save), its kernels found or
+// compiled one by one through p.Kernels when set.
 func PlanCreate(d Device, p *PlanParams) (Plan, error) {
 	var cp C.vkg_plan_params
 	cp.rank = C.int(len(p.Shape))
@@ -72,9 +73,34 @@ func PlanCreate(d Device, p *PlanParams) (Plan, error) {
 		cp.hermitian_why = why
 	}
 	defer fillStages(&cp.stages, &p.Stages)()
+	if p.Kernels == nil || len(p.LoadBlob) > 0 || !PlanKernelsSupported() {
+		var ph *C.vkg_plan
+		err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })
+		return Plan(ph), err
+	}
+	ph, loaded, err := planFromKernels(d, &cp, p.Kernels, true)
+	if err != nil && loaded > 0 {
+		// a binary found by its source was refused: compile every kernel afresh (their
+		// entries are replaced)
+		ph, _, err = planFromKernels(d, &cp, p.Kernels, false)
+	}
+	return ph, err
+}
+
+// planFromKernels creates the plan of cp with its kernels found (when load) or compiled
+// ahead through r; loaded counts those found.
+func planFromKernels(d Device, cp *C.vkg_plan_params, r KernelReuse, load bool) (Plan, int, error) {
+	set := newKernelSet()
+	defer freeKernelSet(set)
+	loaded := prepareKernels(d, cp, set, r, load)
+	cp.kernels = set
+	defer func() { cp.kernels = nil }()
 	var ph *C.vkg_plan
-	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })
-	return Plan(ph), err
+	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), cp, &ph, st) })
+	if err == nil {
+		keepInitKernels(set, r)
+	}
+	return Plan(ph), loaded, err
 }
 
 // PlanDestroy waits for the plan's work on every queue, then frees it.
