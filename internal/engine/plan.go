@@ -78,29 +78,17 @@ func PlanCreate(d Device, p *PlanParams) (Plan, error) {
 		err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })
 		return Plan(ph), err
 	}
-	ph, loaded, err := planFromKernels(d, &cp, p.Kernels, true)
-	if err != nil && loaded > 0 {
-		// a binary found by its source was refused: compile every kernel afresh (their
-		// entries are replaced)
-		ph, _, err = planFromKernels(d, &cp, p.Kernels, false)
-	}
-	return ph, err
-}
-
-// planFromKernels creates the plan of cp with its kernels found (when load) or compiled
-// ahead through r; loaded counts those found.
-func planFromKernels(d Device, cp *C.vkg_plan_params, r KernelReuse, load bool) (Plan, int, error) {
+	// a binary from p.Kernels that the driver refuses is compiled during creation instead
 	set := newKernelSet()
 	defer freeKernelSet(set)
-	loaded := prepareKernels(d, cp, set, r, load)
+	prepareKernels(d, &cp, set, p.Kernels)
 	cp.kernels = set
-	defer func() { cp.kernels = nil }()
 	var ph *C.vkg_plan
-	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), cp, &ph, st) })
+	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })
 	if err == nil {
-		keepInitKernels(set, r)
+		keepInitKernels(set, p.Kernels)
 	}
-	return Plan(ph), loaded, err
+	return Plan(ph), err
 }
 
 // PlanDestroy waits for the plan's work on every queue, then frees it.

@@ -42,16 +42,14 @@ func sourceKernel(k *C.vkg_src_kernel) SourceKernel {
 }
 
 // prepareKernels fills s with binaries for the kernels the plan of cp will compile:
-// found by r (when load), or compiled now, r.Jobs() at a time; it returns how many it
-// found. A dry run that fails leaves s empty: VkFFT then compiles every kernel itself
-// (and reports what fails).
-func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r KernelReuse, load bool) int {
+// found by r, or compiled now, r.Jobs() at a time. A dry run that fails leaves s empty:
+// VkFFT then compiles every kernel itself (and reports what fails).
+func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r KernelReuse) {
 	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_kernels(cdev(d), cp, s, st) })
 	if err != nil {
 		C.vkg_kernel_set_clear(s)
-		return 0
+		return
 	}
-	loaded := 0
 	type job struct {
 		k  *C.vkg_src_kernel
 		sk SourceKernel
@@ -65,10 +63,9 @@ func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r Kern
 			continue // one binary serves every copy (vkg_kernel_set_find)
 		}
 		seen[sk] = true
-		if bin := loadKernel(r, &sk, load); len(bin) > 0 {
+		if bin := r.Load(&sk); len(bin) > 0 {
 			ks[i].binary = C.CBytes(bin)
 			ks[i].binary_bytes = C.uint64_t(len(bin))
-			loaded++
 			continue
 		}
 		todo = append(todo, job{&ks[i], sk})
@@ -91,14 +88,6 @@ func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r Kern
 		}()
 	}
 	wg.Wait()
-	return loaded
-}
-
-func loadKernel(r KernelReuse, k *SourceKernel, load bool) []byte {
-	if !load {
-		return nil
-	}
-	return r.Load(k)
 }
 
 // keepInitKernels hands r the kernels VkFFT compiled itself during creation.

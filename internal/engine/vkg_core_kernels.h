@@ -22,9 +22,14 @@ struct vkg_ksession {
 	vkg_kernel_set *set; /* dry: where sources go; serve: the binaries, and VkFFT's own compiles */
 #if VKFFT_BACKEND == 3
 	cl_device_id device;
-	vkg_src_kernel *recording; /* dry: the kernel whose options clBuildProgram brings */
+	int recording;             /* dry: the kernel whose options clBuildProgram brings (index; -1 none) */
 	cl_program pending;        /* serve: a program made from source, whose binary joins the set */
 	char *pending_source;
+	cl_program prebuilt; /* serve: a program made from the set's binary, built already */
+#elif VKFFT_BACKEND == 1
+	/* serve: the texts of the kernel whose CUBIN came from the set, until the driver
+	 * has loaded it (it is compiled after all if the driver refuses it) */
+	char *served_source, *served_options, *served_name;
 #endif
 };
 
@@ -63,10 +68,11 @@ static cl_program vkg_kernels_create_program(cl_context ctx, cl_uint n, const ch
 	if (!ks || n != 1 || !srcs || !srcs[0] || (lens && lens[0] && lens[0] != strlen(srcs[0])))
 		return clCreateProgramWithSource(ctx, n, srcs, lens, err);
 	if (ks->dry) {
-		ks->recording = vkg_kernel_set_add(ks->set, srcs[0], "", "");
+		int ok = vkg_kernel_set_add(ks->set, srcs[0], "", "") != NULL;
+		ks->recording = ok ? ks->set->n - 1 : -1;
 		if (err)
-			*err = ks->recording ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-		return ks->recording ? (cl_program)VKG_STAND_IN_MODULE : NULL;
+			*err = ok ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+		return ok ? (cl_program)VKG_STAND_IN_MODULE : NULL;
 	}
 	/* VkFFT 1.3.4 builds with no options: a kernel recorded with others misses here */
 	k = vkg_kernel_set_find(ks->set, srcs[0], "", "");
@@ -74,14 +80,18 @@ static cl_program vkg_kernels_create_program(cl_context ctx, cl_uint n, const ch
 		const unsigned char *bin = k->binary;
 		size_t len = (size_t)k->binary_bytes;
 		cl_int status = CL_SUCCESS, e = CL_SUCCESS;
+		/* built here, so that a binary the driver refuses is compiled from source
+		 * instead; VkFFT's own clBuildProgram of it then does nothing */
 		prog = clCreateProgramWithBinary(ctx, 1, &ks->device, &len, &bin, &status, &e);
-		if (prog && e == CL_SUCCESS && status == CL_SUCCESS) {
+		if (prog && e == CL_SUCCESS && status == CL_SUCCESS &&
+		    clBuildProgram(prog, 1, &ks->device, NULL, NULL, NULL) == CL_SUCCESS) {
+			ks->prebuilt = prog;
 			if (err)
 				*err = CL_SUCCESS;
 			return prog;
 		}
 		if (prog)
-			clReleaseProgram(prog); /* refused: compile it as VkFFT would */
+			clReleaseProgram(prog);
 	}
 	prog = clCreateProgramWithSource(ctx, n, srcs, lens, err);
 	if (prog) {
@@ -119,13 +129,17 @@ static cl_int vkg_hook_build_program(cl_program prog, cl_uint ndev, const cl_dev
 	struct vkg_ksession *ks = vkg_ks;
 	cl_int r;
 	if (prog == (cl_program)VKG_STAND_IN_MODULE) {
-		if (ks && ks->recording && options && *options) {
+		if (ks && ks->recording >= 0 && options && *options) {
 			char *o = strdup(options);
 			if (!o)
 				return CL_OUT_OF_HOST_MEMORY;
-			free(ks->recording->options);
-			ks->recording->options = o;
+			free(ks->set->k[ks->recording].options);
+			ks->set->k[ks->recording].options = o;
 		}
+		return CL_SUCCESS;
+	}
+	if (ks && prog == ks->prebuilt && (!options || !*options) && !notify) {
+		ks->prebuilt = NULL;
 		return CL_SUCCESS;
 	}
 	r = clBuildProgram(prog, ndev, devs, options, notify, data);
@@ -178,6 +192,7 @@ static cl_int vkg_hook_release_program(cl_program prog)
 static void vkg_ksession_open(struct vkg_ksession *ks, const vkg_native *native)
 {
 	ks->device = *(cl_device_id *)native->device;
+	ks->recording = -1;
 	vkg_ks = ks;
 }
 
@@ -187,6 +202,7 @@ static void vkg_ksession_close(struct vkg_ksession *ks)
 	free(ks->pending_source);
 	ks->pending_source = NULL;
 	ks->pending = NULL;
+	ks->prebuilt = NULL;
 }
 
 int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
@@ -255,10 +271,19 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
  * the CUBIN it gets, found in the set or compiled by NVRTC (real). */
 struct vkg_nvprog {
 	char *source, *name;
+	char *served_options; /* the CUBIN came from the set for these options */
 	nvrtcProgram real;
 	const void *cubin; /* the set's (owned there) or the stand-in */
 	size_t cubin_bytes;
 };
+
+static void vkg_forget_served(struct vkg_ksession *ks)
+{
+	free(ks->served_source);
+	free(ks->served_options);
+	free(ks->served_name);
+	ks->served_source = ks->served_options = ks->served_name = NULL;
+}
 
 static nvrtcResult vkg_kernels_create_program(nvrtcProgram *prog, const char *src, const char *name, int nheaders,
 					      const char *const *headers, const char *const *includes)
@@ -349,7 +374,8 @@ static nvrtcResult vkg_hook_nvrtc_compile(nvrtcProgram prog, int n, const char *
 	}
 	found = vkg_kernel_set_find(ks->set, w->source, joined, w->name);
 	if (found) {
-		free(joined);
+		free(w->served_options);
+		w->served_options = joined;
 		w->cubin = found->binary;
 		w->cubin_bytes = (size_t)found->binary_bytes;
 		return NVRTC_SUCCESS;
@@ -414,22 +440,72 @@ static nvrtcResult vkg_hook_nvrtc_destroy(nvrtcProgram *prog)
 	if (w) {
 		if (w->real)
 			nvrtcDestroyProgram(&w->real);
-		free(w->source);
-		free(w->name);
+		if (w->served_options) {
+			/* VkFFT loads the CUBIN next: keep what compiles it if the driver refuses */
+			vkg_forget_served(vkg_ks);
+			vkg_ks->served_source = w->source;
+			vkg_ks->served_options = w->served_options;
+			vkg_ks->served_name = w->name;
+		} else {
+			free(w->source);
+			free(w->name);
+		}
 		free(w);
 	}
 	*prog = NULL;
 	return NVRTC_SUCCESS;
 }
 
+static int vkg_split_options(char *s, const char **opts, int max);
+
+/* vkg_compile_refused compiles the kernel whose CUBIN from the set the driver refused,
+ * adds it to the set (VkFFT's own compile, for the caller to keep) and loads it. */
+static CUresult vkg_compile_refused(struct vkg_ksession *ks, CUmodule *mod, unsigned int n, CUjit_option *opts,
+				    void **values, CUresult refused)
+{
+	const char *argv[16];
+	nvrtcProgram prog = NULL;
+	void *cubin = NULL;
+	size_t bytes = 0;
+	vkg_src_kernel *k;
+	char *buf = strdup(ks->served_options);
+	nvrtcResult r;
+	if (!buf)
+		return refused;
+	r = vkg_nvrtc_build(&prog, ks->served_source, ks->served_name, vkg_split_options(buf, argv, 16), argv, &cubin,
+			    &bytes);
+	if (prog)
+		nvrtcDestroyProgram(&prog);
+	free(buf);
+	if (r != NVRTC_SUCCESS)
+		return refused;
+	k = vkg_kernel_set_add(ks->set, ks->served_source, ks->served_options, ks->served_name);
+	if (!k) {
+		free(cubin);
+		return refused;
+	}
+	k->binary = cubin;
+	k->binary_bytes = bytes;
+	k->from_init = 1;
+	return cuModuleLoadDataEx(mod, cubin, n, opts, values);
+}
+
 static CUresult vkg_hook_module_load(CUmodule *mod, const void *image, unsigned int n, CUjit_option *opts,
 				     void **values)
 {
-	if (vkg_ks && vkg_ks->dry) {
+	struct vkg_ksession *ks = vkg_ks;
+	CUresult r;
+	if (ks && ks->dry) {
 		*mod = (CUmodule)VKG_STAND_IN_MODULE;
 		return CUDA_SUCCESS;
 	}
-	return cuModuleLoadDataEx(mod, image, n, opts, values);
+	r = cuModuleLoadDataEx(mod, image, n, opts, values);
+	if (ks && ks->served_source) {
+		if (r != CUDA_SUCCESS)
+			r = vkg_compile_refused(ks, mod, n, opts, values, r);
+		vkg_forget_served(ks);
+	}
+	return r;
 }
 
 static CUresult vkg_hook_module_function(CUfunction *fn, CUmodule mod, const char *name)
@@ -472,8 +548,8 @@ static void vkg_ksession_open(struct vkg_ksession *ks, const vkg_native *native)
 
 static void vkg_ksession_close(struct vkg_ksession *ks)
 {
-	(void)ks;
 	vkg_ks = NULL;
+	vkg_forget_served(ks);
 }
 
 /* vkg_split_options undoes vkg_join_options in place: opts points into s. */
