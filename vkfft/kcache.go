@@ -477,8 +477,9 @@ type KernelCacheInfo struct {
 	Entries  int   // whole plans' entries
 	Bytes    int64 // their size
 	MaxBytes int64
-	// Kernels kept one by one, by their source (the kernels/ folder; capped at MaxBytes
-	// on their own).
+	// Kernels kept one by one, by their source, in KernelDir (capped at MaxBytes on
+	// their own).
+	KernelDir     string
 	KernelEntries int
 	KernelBytes   int64
 }
@@ -492,6 +493,7 @@ func ReadKernelCacheInfo() (KernelCacheInfo, []KernelCacheEntry, error) {
 	if !ok {
 		return info, nil, nil
 	}
+	info.KernelDir = filepath.Join(dir, kernelsDir)
 	entries, _, err := listEntries(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return info, nil, err
@@ -500,7 +502,7 @@ func ReadKernelCacheInfo() (KernelCacheInfo, []KernelCacheEntry, error) {
 	for _, e := range entries {
 		info.Bytes += e.Bytes
 	}
-	kernels, _, err := listEntries(filepath.Join(dir, kernelsDir))
+	kernels, _, err := listEntries(info.KernelDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return info, nil, err
 	}
