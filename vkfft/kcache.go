@@ -514,8 +514,8 @@ func ReadKernelCacheInfo() (KernelCacheInfo, []KernelCacheEntry, error) {
 }
 
 // ClearKernelCache removes every entry (and leftover temporary file) from the disk
-// cache directory, kernels kept by their source included, and returns how many entries
-// it removed.
+// cache directory, kernels kept by their source included, and returns how many plan
+// entries (KernelCacheInfo.Entries) it removed.
 //
 // Deprecated: use KernelCache().Clear; removed in the release after v1.
 func ClearKernelCache() (int, error) {
@@ -524,11 +524,10 @@ func ClearKernelCache() (int, error) {
 		return 0, nil
 	}
 	n, err := clearEntries(dir)
-	k, kerr := clearEntries(filepath.Join(dir, kernelsDir))
-	if err == nil {
+	if _, kerr := clearEntries(filepath.Join(dir, kernelsDir)); err == nil {
 		err = kerr
 	}
-	return n + k, err
+	return n, err
 }
 
 // clearEntries removes the entries and temporary files of one folder.

@@ -729,7 +729,8 @@ func TestKernelCacheControl(t *testing.T) {
 
 	n, err := kc.Clear()
 	require.NoError(t, err)
-	require.Equal(t, 1+info.KernelEntries, n, "the plan's entry and its kernels' entries")
+	require.Positive(t, info.KernelEntries, "the plan's kernels are kept by their source too")
+	require.Equal(t, 1, n)
 	info, _, err = kc.Info()
 	require.NoError(t, err)
 	require.Zero(t, info.Entries)
