@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,9 +21,10 @@ import (
 // builds it alone (CompileJobsOff).
 
 // krFresh gives the test a fresh cache directory, no kernel in memory (a new process,
-// as far as kernels go) and jobs compile jobs.
+// as far as kernels go) and jobs compile jobs (krNeed first).
 func krFresh(t *testing.T, jobs int) string {
 	t.Helper()
+	krNeed(t)
 	dir := kcDir(t)
 	kernelMem.reset()
 	KernelCache().SetCompileJobs(jobs)
@@ -30,6 +33,15 @@ func krFresh(t *testing.T, jobs int) string {
 		kernelMem.reset()
 	})
 	return dir
+}
+
+// krNeed skips the test where this build compiles as VkFFT does (Vulkan:
+// TestKernelReuseNotOnVulkan).
+func krNeed(t *testing.T) {
+	t.Helper()
+	if !engine.PlanKernelsSupported() {
+		t.Skip("kernels are not compiled one by one on this backend")
+	}
 }
 
 // krCounts is the change of the kernel counters between two readings.
@@ -154,6 +166,20 @@ func krEntryKey(t *testing.T, path string) []byte {
 	return data[kcacheHdrSize : kcacheHdrSize+int(kl)]
 }
 
+// Where kernels are not compiled one by one (Vulkan), plans are built as VkFFT builds
+// them, whatever the setting, and nothing is counted.
+func TestKernelReuseNotOnVulkan(t *testing.T) {
+	if engine.PlanKernelsSupported() {
+		t.Skip("this backend compiles kernels one by one")
+	}
+	kcDir(t)
+	p := krPlan{cfg: Config{Shape: []int{12, 20}, Tune: TuneOff}}
+	want := krAlone(t, p)
+	got, d := krRun(t, p)
+	require.Equal(t, want, got)
+	require.Equal(t, krCounts{}, d)
+}
+
 func TestCompileJobsSettings(t *testing.T) {
 	kc := KernelCache()
 	defer kc.SetCompileJobs(0)
@@ -185,6 +211,7 @@ func TestCompileJobsSettings(t *testing.T) {
 // A second plan whose kernels are partly the first's compiles only the others, and
 // gives VkFFT's own result bit for bit.
 func TestKernelReuseAcrossPlans(t *testing.T) {
+	krNeed(t)
 	cases := []struct {
 		name          string
 		first, second krPlan
@@ -216,6 +243,7 @@ func TestKernelReuseAcrossPlans(t *testing.T) {
 // Every way of getting a plan's kernels gives VkFFT's own result bit for bit: compiled
 // one at a time, several at once, found in memory, found on disk in a new process.
 func TestKernelReuseBitwise(t *testing.T) {
+	krNeed(t)
 	plans := []krPlan{
 		{name: "2-D C2C", cfg: Config{Shape: []int{12, 20}, Batch: 2, Tune: TuneOff}},
 		{name: "2-D R2C", cfg: Config{Shape: []int{8, 30}, Tune: TuneOff}, real: true},
@@ -265,6 +293,7 @@ func TestKernelReuseBitwise(t *testing.T) {
 // A damaged kernel entry is not trusted: the kernel is compiled afresh, the result is
 // right, and the entry is rewritten.
 func TestKernelReuseBadEntries(t *testing.T) {
+	krNeed(t)
 	p := krPlan{cfg: Config{Shape: []int{10, 12}, Tune: TuneOff}}
 	want := krAlone(t, p)
 	cases := []struct {
@@ -328,6 +357,7 @@ func TestKernelReuseBadEntries(t *testing.T) {
 
 // Plans sharing kernels, created from several goroutines at once, are all right.
 func TestKernelReuseConcurrentPlans(t *testing.T) {
+	krNeed(t)
 	plans := []krPlan{
 		{cfg: Config{Shape: []int{5, 20}, Tune: TuneOff}},
 		{cfg: Config{Shape: []int{20}, Batch: 5, Tune: TuneOff}},
