@@ -731,7 +731,7 @@ func TestKernelCacheControl(t *testing.T) {
 
 	n, err := kc.Clear()
 	require.NoError(t, err)
-	if engine.PlanKernelsSupported() {
+	if engine.PlanKernelsSupported() && kc.CompileJobs() > 0 {
 		require.Positive(t, info.KernelEntries, "the plan's kernels are kept by their source too")
 	}
 	require.Equal(t, 1, n)
