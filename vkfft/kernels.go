@@ -59,6 +59,7 @@ type loadSpec struct {
 	n      int     // points per transform (window period)
 	scale  float64 // multiplies every sample
 	window bool    // multiply by w[i % n]
+	chunk  int     // FFTs per chunk: where GLSL's fused kernels find the window (glslFusedText)
 }
 
 // loadFunc defines vkg_load(in, i, w): sample i as float2 (complex formats) or float
@@ -170,6 +171,9 @@ func companionKernels(b Backend, s loadSpec) []kernelDef {
 // fusedText is the text the rewriter splices into VkFFT's kernels for a fused load of
 // s and a store of mode store.
 func fusedText(b Backend, s loadSpec, store int) engine.FuseText {
+	if b == Vulkan {
+		return glslFusedText(s, store)
+	}
 	var sb strings.Builder
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, s))

@@ -169,6 +169,11 @@ func MemUpload(d Device, st Status, m uint64, src unsafe.Pointer, bytes int64) e
 	return check(C.vkg_upload(cdev(d), C.vkg_mem(m), src, C.uint64_t(bytes), cst(st)), st)
 }
 
+// MemUploadRange copies bytes of src into device memory m at off.
+func MemUploadRange(d Device, st Status, m uint64, off int64, src unsafe.Pointer, bytes int64) error {
+	return check(C.vkg_upload_range(cdev(d), C.vkg_mem(m), C.uint64_t(off), src, C.uint64_t(bytes), cst(st)), st)
+}
+
 // MemDownload copies device memory m to dst after the queued work.
 func MemDownload(d Device, st Status, dst unsafe.Pointer, m uint64, bytes int64) error {
 	return check(C.vkg_download(cdev(d), dst, C.vkg_mem(m), C.uint64_t(bytes), cst(st)), st)

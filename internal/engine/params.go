@@ -118,9 +118,14 @@ const (
 
 // FuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
 // store (vkg_fuse.h): the prelude, the input's new declaration and the parameters
-// appended on backends that pass the window and the store target as arguments.
+// appended on backends that pass the window and the store target as arguments. GLSL,
+// whose kernels take no parameters, also names the entry point, VkFFT's declarations of
+// the input and output buffers, the output's new declaration and the text inserted
+// before the entry point (empty in the C dialects: the rewriter's defaults).
 type FuseText struct {
 	Prelude, InputDecl, ExtraParams string
+
+	Entry, InputVkFFT, OutputVkFFT, OutputDecl, EntryPrelude string
 }
 
 // SpectroFields is what the C side of a spectrometer needs (vkg_spectro).

@@ -10,7 +10,12 @@
  * caller then falls back to separate (companion) kernels, never to a guess.
  *
  * Nothing here knows a kernel language: the caller passes the text to prepend, the new
- * declaration of the input parameter, and any parameters to append.
+ * declaration of the input parameter, and any parameters to append. A dialect whose
+ * kernel takes no parameters (GLSL: "void main()", with the buffers declared before it
+ * as blocks such as "vec2 inputs[512];") also names its entry point and VkFFT's
+ * declarations, and passes text to insert before the entry point, where the declarations
+ * are in scope; that text is preceded by "#define VKG_FUSE_ROLES <roles>", so that it can
+ * differ between the passes of one plan.
  */
 #ifndef VKG_FUSE_H
 #define VKG_FUSE_H
@@ -23,6 +28,13 @@ typedef struct vkg_fuse_text {
 	const char *prelude;     /* prepended to the source */
 	const char *input_decl;  /* replaces "float2* inputs" in the signature (LOAD), e.g. "const char2* inputs" */
 	const char *extra_params; /* appended to VkFFT_main's parameters ("" for none) */
+	/* NULL in the C dialects (the defaults in parentheses): */
+	const char *entry;         /* the kernel's entry point ("VkFFT_main") */
+	const char *input_vkfft;   /* VkFFT's declaration that input_decl replaces, with the array bound that
+				    * follows it if any ("float2* inputs") */
+	const char *output_vkfft;  /* VkFFT's declaration of the output ("float2* outputs") */
+	const char *output_decl;   /* replaces output_vkfft (and its bound) in a STORE pass (kept) */
+	const char *entry_prelude; /* inserted before the entry point's line (nothing) */
 } vkg_fuse_text;
 
 /* Returns the rewritten source (malloc'd) or NULL with the reason in why. */
