@@ -108,6 +108,9 @@ func TestSpectrometerAccuracy(t *testing.T) {
 			SharedMemory: 8192, BinOrder: BinOrderVkFFT, FFTShift: true}},
 		{"multipass-companion-int16", SpectrometerConfig{N: 4096, Batch: 2, Input: ComplexInt16, Fusion: FusionCompanion,
 			SharedMemory: 8192}},
+		// the bin-order probe's silence is offset binary's zero (128), not zero bytes
+		{"multipass-uint8-on-read", SpectrometerConfig{N: 4096, Batch: 2, Input: ComplexUint8, Fusion: FusionLoad,
+			SharedMemory: 8192, BinOrder: BinOrderOnRead}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -358,6 +358,14 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 		return VKG_OK;
 	if (!plan || app->useBluesteinFFT[0])
 		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "fused stages: VkFFT chose a layout the rewriter does not handle");
+#if VKFFT_BACKEND == 0
+	/* GLSL's fused load reads the window after the data of the buffer its pass writes; with
+	 * its four-step reordering, VkFFT's first pass writes a temporary buffer of its own */
+	if (s->cfg.fuse_load && s->cfg.fuse_window && app->configuration.allocateTempBuffer)
+		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+				"fused stages: a windowed load on Vulkan with VkFFT's four-step reordering (its first pass "
+				"writes VkFFT's own temporary buffer)");
+#endif
 	for (l = 0; l < plan->numAxisUploads[0] && l < 4; l++) {
 		VkFFTAxis *axis = &plan->axes[0][l];
 		if (!vkg_fuse_roles(s, app, axis))

@@ -1,0 +1,243 @@
+//go:build cgo && vulkan
+
+package vkfft
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The fused paths on Vulkan against the float64 reference: VkFFT's GLSL rewritten for
+// one pass (256, 4096), two (65536) and three (2^20 on llvmpipe), every complex format,
+// with and without a window, FFTShift, chunks smaller than the batch (so the fused first
+// pass reads each chunk at an offset into the caller's whole batch, through the widened
+// binding), from host and from device memory. The first pass's output binding holds the
+// window after the chunk's data, or after the powers or the bins where it is also the
+// last: both are covered.
+func TestVulkanFusedSpectrometer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	hann := func(n int) []float32 {
+		w := make([]float32, n)
+		for i := range w {
+			w[i] = float32(0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(n)))
+		}
+		return w
+	}
+	type tc struct {
+		n      int
+		format SampleFormat
+		window bool
+		shift  bool
+		batch  int
+		chunk  int
+	}
+	var cases []tc
+	formats := []SampleFormat{ComplexInt8, ComplexInt16, ComplexUint8, ComplexFloat16}
+	for i, n := range []int{256, 4096, 65536, 1 << 20} {
+		batch, chunk := 4, 2
+		if n == 1<<20 {
+			batch, chunk = 2, 1
+		}
+		for j := range 2 {
+			cases = append(cases, tc{n: n, format: formats[(i+2*j)%len(formats)], window: j == 0, shift: j == 1,
+				batch: batch, chunk: chunk})
+		}
+	}
+	for _, c := range cases {
+		for _, f := range []Fusion{FusionLoad, FusionPower, FusionAtomic} {
+			name := fmt.Sprintf("%d-%v-%v-window%v-shift%v", c.n, c.format, f, c.window, c.shift)
+			t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+				cfg := SpectrometerConfig{N: c.n, Batch: c.batch, Chunk: c.chunk, Input: c.format, Fusion: f,
+					FFTShift: c.shift, Scale: 0.5}
+				if c.window {
+					cfg.Window = hann(c.n)
+				}
+				sp, err := NewSpectrometer(testDev, cfg)
+				require.NoError(t, err)
+				defer sp.Close()
+				require.Equal(t, fusionOnThisBackend(testDev, cfg), sp.Fusion())
+				passes := engine.PlanAxisUploads(sp.plan)
+				want := 1 // kernels rewritten: the first pass, and the last where it stores
+				if sp.Fusion() != FusionLoad && passes > 1 {
+					want = 2
+				}
+				require.Equal(t, want, engine.PlanFusedKernels(sp.plan), "%d passes", passes)
+				checkSpectrometer(t, sp, rng)
+			})
+		}
+	}
+}
+
+// checkSpectrometer feeds one batch of random samples from the host and the same from a
+// device buffer, and compares the bins with the float64 reference (relative L2 ≤ 1e-5).
+func checkSpectrometer(t *testing.T, sp *Spectrometer, rng *rand.Rand) {
+	t.Helper()
+	raw, val := randomSamples(rng, sp.cfg.Input, sp.numbers())
+	require.NoError(t, accumulateRaw(sp, raw))
+	dev, err := NewBuffer[uint8](testDev, len(raw))
+	require.NoError(t, err)
+	defer dev.Close()
+	require.NoError(t, dev.Upload(raw))
+	require.NoError(t, sp.AccumulateBuffer(sameBytes(dev, sp.cfg.Input, sp.numbers())))
+	got := make([]float32, sp.Bins())
+	require.NoError(t, sp.Read(got))
+	want := refPower(sp.cfg, val)
+	for i := range want {
+		want[i] *= 2
+	}
+	e := relErrReal(got, want)
+	t.Logf("%v, chunk %d, %d passes: relative L2 error %.2e", sp.Fusion(), sp.Chunk(), engine.PlanAxisUploads(sp.plan), e)
+	require.Less(t, e, 1e-5)
+}
+
+// sameBytes is dev's bytes as a buffer of the numbers of format f.
+func sameBytes(dev *Buffer[uint8], f SampleFormat, numbers int) DeviceBuffer {
+	switch f.goType() {
+	case "int8":
+		return (*Buffer[int8])(unsafe.Pointer(dev))
+	case "int16":
+		return &Buffer[int16]{b: buffer{dev: dev.b.dev, m: dev.b.m, n: numbers, bytes: dev.b.bytes}}
+	case "Float16":
+		return &Buffer[Float16]{b: buffer{dev: dev.b.dev, m: dev.b.m, n: numbers, bytes: dev.b.bytes}}
+	}
+	return dev
+}
+
+// Where a fused path cannot run, the spectrometer takes another that gives the same
+// answer: FusionAtomic (and FusionAuto) on a device without float atomics store powers
+// that a companion kernel sums; a batch beyond one storage buffer binding, and a size
+// whose kernels the rewriter refuses (Bluestein's, where glslang is handed a source that
+// stops it, so VkFFT's initialisation fails and the plan is rebuilt plainly), take the
+// companion kernels, as does a windowed load where VkFFT's four-step reordering has its
+// first pass write a buffer of VkFFT's own.
+func TestVulkanFusedFallbacks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	win := make([]float32, 1031)
+	for i := range win {
+		win[i] = float32(1 + i%7)
+	}
+	t.Run("bluestein", func(t *testing.T) {
+		for _, f := range []Fusion{FusionLoad, FusionAtomic} {
+			sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: 1031, Batch: 2, Input: ComplexInt16, Fusion: f,
+				Window: win})
+			require.NoError(t, err)
+			require.Equal(t, FusionCompanion, sp.Fusion(), "%v", f)
+			checkSpectrometer(t, sp, rng)
+			require.NoError(t, sp.Close())
+		}
+	})
+	t.Run("window and VkFFT's reordering", func(t *testing.T) {
+		// the first of two passes writes VkFFT's temporary buffer, which holds no window
+		w := make([]float32, 65536)
+		for i := range w {
+			w[i] = float32(i%5) + 0.5
+		}
+		for _, window := range [][]float32{w, nil} {
+			cfg := SpectrometerConfig{N: 65536, Batch: 2, Input: ComplexInt8, Fusion: FusionAtomic, Window: window,
+				BinOrder: BinOrderVkFFT}
+			sp, err := NewSpectrometer(testDev, cfg)
+			require.NoError(t, err)
+			require.Greater(t, engine.PlanAxisUploads(sp.plan), 1)
+			if window != nil {
+				require.Equal(t, FusionCompanion, sp.Fusion())
+			} else {
+				require.Equal(t, fusionOnThisBackend(testDev, cfg), sp.Fusion())
+			}
+			checkSpectrometer(t, sp, rng)
+			require.NoError(t, sp.Close())
+		}
+	})
+	t.Run("beyond one binding", func(t *testing.T) {
+		cfg := SpectrometerConfig{N: 1024, Batch: 8, Chunk: 2, Input: ComplexInt8, Fusion: FusionAtomic}
+		bytes := int64(cfg.N * cfg.Batch * cfg.Input.sampleBytes())
+		old := companionMaxBinding
+		companionMaxBinding = func(*Device) int64 { return bytes - 1 }
+		defer func() { companionMaxBinding = old }()
+		require.False(t, fusedStagesAvailable(testDev, &cfg))
+		sp, err := NewSpectrometer(testDev, cfg)
+		require.NoError(t, err)
+		defer sp.Close()
+		require.Equal(t, FusionCompanion, sp.Fusion())
+		checkSpectrometer(t, sp, rng) // the device's real limit is far above: both calls run
+	})
+	t.Run("without float atomics", func(t *testing.T) {
+		t.Setenv("VKFFTGO_VULKAN_FLOAT_ATOMICS", "0")
+		d, err := Open(0)
+		require.NoError(t, err)
+		defer d.Close()
+		require.False(t, companionFloatAtomics(d))
+		for _, f := range []Fusion{FusionAuto, FusionAtomic} {
+			for _, n := range []int{4096, 65536} {
+				sp, err := NewSpectrometer(d, SpectrometerConfig{N: n, Batch: 4, Chunk: 2, Input: ComplexInt8, Fusion: f})
+				require.NoError(t, err)
+				require.Equal(t, FusionPower, sp.Fusion(), "%v", f)
+				checkSpectrometerOn(t, sp, rng)
+				require.NoError(t, sp.Close())
+			}
+		}
+	})
+}
+
+// checkSpectrometerOn is checkSpectrometer for a spectrometer on another device than the
+// shared one, from host samples.
+func checkSpectrometerOn(t *testing.T, sp *Spectrometer, rng *rand.Rand) {
+	t.Helper()
+	raw, val := randomSamples(rng, sp.cfg.Input, sp.numbers())
+	require.NoError(t, accumulateRaw(sp, raw))
+	got := make([]float32, sp.Bins())
+	require.NoError(t, sp.Read(got))
+	e := relErrReal(got, refPower(sp.cfg, val))
+	t.Logf("%v, N %d: relative L2 error %.2e", sp.Fusion(), sp.cfg.N, e)
+	require.Less(t, e, 1e-5)
+}
+
+// The rewritten GLSL of every sample kernel VkFFT generated (testdata/vkfft-src), for
+// every complex format, store mode and window, compiles with glslang and makes a
+// pipeline on this device (a companion module whose one kernel binds VkFFT's buffers).
+func TestVulkanFusedKernelsBuild(t *testing.T) {
+	files, err := filepath.Glob("testdata/vkfft-src/vk_*.comp.gz")
+	require.NoError(t, err)
+	if len(files) == 0 {
+		t.Skip("outside the source tree (a GPU bundle): testdata/ is not here")
+	}
+	h, err := testDev.use("test")
+	require.NoError(t, err)
+	defer testDev.mu.RUnlock()
+	stores := []int{storeNone, storePower}
+	if companionFloatAtomics(testDev) {
+		stores = append(stores, storeAtomic)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".gz")
+		src := gunzip(t, f)
+		roles := vkfftSampleRoles(name)
+		// VkFFT's bindings, then its two offsets as push constants
+		sig := strings.Repeat("b", strings.Count(src, "binding =")) + "ss"
+		for i, format := range []SampleFormat{ComplexInt8, ComplexInt16, ComplexUint8, ComplexFloat16} {
+			for _, store := range stores {
+				r := roles
+				if store == storeNone { // a plan that stores nothing has no store pass
+					r &^= engine.FuseStoreRole
+				}
+				if r == 0 || (r == engine.FuseStoreRole && i > 0) { // a store pass reads no samples
+					continue
+				}
+				spec := loadSpec{format: format, n: 4096, scale: 0.5, window: (i+store)%2 == 0, chunk: 2}
+				out, err := engine.FuseRewrite(src, r, fusedText(Vulkan, spec, store))
+				require.NoError(t, err, "%s %v store %d", name, format, store)
+				m, _, err := engine.ModuleBuild(h, glslKernelMarker+"vkg_fused "+sig+" 64\n"+out, nil)
+				require.NoError(t, err, "%s %v store %d", name, format, store)
+				engine.ModuleDestroy(m)
+			}
+		}
+	}
+}
