@@ -16,9 +16,8 @@ type Fusion int
 
 const (
 	// FusionAuto picks the fastest path measured (FusionAtomic, see
-	// docs/convolution-spectrometer.md), falling back to FusionCompanion where VkFFT's
-	// kernels cannot be rewritten (always on Vulkan, whose GLSL kernels the rewriter
-	// does not know).
+	// docs/convolution-spectrometer.md; FusionPower on a Vulkan device without float
+	// atomics), falling back to FusionCompanion where VkFFT's kernels cannot be rewritten.
 	FusionAuto Fusion = iota
 	// FusionCompanion runs separate kernels on the plan's queue: samples to complex
 	// floats, VkFFT's FFT, then |X|² summed into the bins. Works for every format.
@@ -30,7 +29,7 @@ const (
 	// companion kernel sums over the batch.
 	FusionPower
 	// FusionAtomic rewrites the last pass to add |X|² into the bins atomically: no
-	// companion kernel at all.
+	// companion kernel at all. A Vulkan device without float atomics takes FusionPower.
 	FusionAtomic
 )
 
@@ -423,8 +422,9 @@ func (sp *Spectrometer) Bins() int { return sp.bins }
 // numbers for complex formats).
 func (sp *Spectrometer) Samples() int { return sp.cfg.N * sp.cfg.Batch }
 
-// Fusion reports the path in use: the one asked for, or FusionCompanion where VkFFT's
-// kernels for this size could not be rewritten (and on Vulkan).
+// Fusion reports the path in use: the one asked for (FusionPower for FusionAtomic on a
+// Vulkan device without float atomics), or FusionCompanion where VkFFT's kernels for
+// this size could not be rewritten.
 func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
 
 // Chunk is the number of FFTs the device works on at a time.
