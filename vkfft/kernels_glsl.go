@@ -176,6 +176,11 @@ func glslFusedText(s loadSpec, store int) engine.FuseText {
 	return t
 }
 
+// glslStores reports whether glslFusedText has GLSL for a store of mode store.
+func glslStores(store int) bool {
+	return store == storeNone || store == storePower || store == storeAtomic
+}
+
 // windowTail is the bytes a GLSL fused kernel's window takes after the data of a buffer
 // (glslFusedText): n floats, in whole complex elements.
 func windowTail(n int) int64 { return (int64(n)*4 + 7) / 8 * 8 }

@@ -353,6 +353,9 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
 	}
 	if compiledBackend == Vulkan {
+		if !glslStores(store) {
+			return fmt.Errorf("%w: the fused store %d has no GLSL", ErrUnsupported, store)
+		}
 		// a shader's buffers are VkFFT's bindings: the store target is the plan's output,
 		// and the window lies after the data of the buffers the first pass may write
 		if store != storeNone {
