@@ -44,7 +44,7 @@ func TestFuseRewriteVkFFTKernels(t *testing.T) {
 				roles = engine.FuseLoadRole
 			}
 			spec := loadSpec{format: ComplexInt8, n: 65536, scale: 0.25, window: true}
-			text := fusedText(backend, spec, storePower)
+			text := fusedText(backend, spec, storePower, groupSpec{})
 			out, err := engine.FuseRewrite(src, roles, text)
 			require.NoError(t, err)
 			require.True(t, strings.HasPrefix(out, text.Prelude))
@@ -81,7 +81,7 @@ func TestFuseRewriteVkFFTKernels(t *testing.T) {
 // companion kernels) rather than guess.
 func TestFuseRewriteRefusesUnknownCode(t *testing.T) {
 	sig := "extern \"C\" __global__ void VkFFT_main (float2* inputs, float2* outputs, float2* twiddleLUT) {\n"
-	text := fusedText(CUDA, loadSpec{format: ComplexInt8, n: 64, scale: 1}, storeAtomic)
+	text := fusedText(CUDA, loadSpec{format: ComplexInt8, n: 64, scale: 1}, storeAtomic, groupSpec{})
 	for name, c := range map[string]struct {
 		src   string
 		roles int
@@ -155,7 +155,7 @@ func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 				if store != storeNone {
 					roles |= engine.FuseStoreRole
 				}
-				out, err := engine.FuseRewrite(cuSrc, roles, fusedText(CUDA, spec, store))
+				out, err := engine.FuseRewrite(cuSrc, roles, fusedText(CUDA, spec, store, groupSpec{}))
 				require.NoError(t, err)
 				name := fmt.Sprintf("%s/fused-%d-%v-%d.cu", dir, f, window, store)
 				require.NoError(t, os.WriteFile(name, []byte(out), 0o644))

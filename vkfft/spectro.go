@@ -337,7 +337,7 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 	st := engine.StageParams{
 		SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
 		ForwardOnly: true, OffsetsAtLaunch: true,
-		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store),
+		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store, groupSpec{}),
 		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}

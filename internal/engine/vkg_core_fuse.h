@@ -164,7 +164,7 @@ static int vkg_fuse_roles(const struct vkg_stage_state *s, VkFFTApplication *app
 	if (s->cfg.fuse_load && axis->specializationConstants.axis_upload_id == (int)(n - 1))
 		roles |= VKG_FUSE_LOAD;
 	if (s->cfg.fuse_store && axis->specializationConstants.axis_upload_id == 0)
-		roles |= VKG_FUSE_STORE;
+		roles |= VKG_FUSE_STORE | (s->cfg.fuse_group_id ? VKG_FUSE_GROUP : 0);
 	return roles;
 }
 
@@ -230,6 +230,8 @@ static char *vkg_fuse_source(const char *src, int *changed)
 	text.prelude = s->cfg.fuse_prelude;
 	text.input_decl = s->cfg.fuse_input_decl ? s->cfg.fuse_input_decl : "float2* inputs";
 	text.extra_params = s->cfg.fuse_extra_params ? s->cfg.fuse_extra_params : "";
+	text.group_id = s->cfg.fuse_group_id;
+	text.group_forbid = s->cfg.fuse_group_forbid;
 	out = vkg_fuse_rewrite(src, roles, &text, s->why, sizeof s->why);
 	vkg_fuse_dump(src, out, roles);
 	if (out) {
