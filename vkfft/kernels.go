@@ -168,17 +168,6 @@ func companionKernels(b Backend, s loadSpec) []kernelDef {
 `})
 }
 
-// groupSpec is the shape of a group-accumulating store: how many consecutive transforms
-// each work-group of VkFFT's last pass sums before adding to the bins, and where it
-// keeps the sums.
-type groupSpec struct {
-	transforms int
-	// shared: one sum per bin in shared memory (n floats of it; any layout), added to by
-	// every store; else one register per store statement and its bin, flushed when the
-	// bin changes (no shared memory, but registers held across the whole FFT).
-	shared bool
-}
-
 // groupFunc defines the macros of a group-accumulating store (vkg_fuse.h) for n bins:
 // every work-group runs g.transforms consecutive batch indices of VkFFT's grid (vkg_by)
 // and adds each bin's sum once, atomically, at the end (or, with register sums, when a
@@ -195,7 +184,7 @@ func groupFunc(b Backend, n int, g groupSpec) string {
 		w = words{"uint", "(uint)get_group_id(1)", "(uint)get_num_groups(1)", "barrier(CLK_LOCAL_MEM_FENCE)",
 			"(uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)))",
 			"(uint)(get_local_size(0) * get_local_size(1) * get_local_size(2))", "__local", "vkg_atomic_addf_local(&(a)[i], (v))"}
-		if g.shared {
+		if g.sum == GroupSumShared {
 			sb.WriteString(`VKG_FN void vkg_atomic_addf_local(volatile __local float *p, float v) {
 	union { uint u; float f; } o, n;
 	do { o.f = *p; n.f = o.f + v; } while (atomic_cmpxchg((volatile __local uint *)p, o.u, n.u) != o.u);
@@ -209,7 +198,7 @@ func groupFunc(b Backend, n int, g groupSpec) string {
 	if (vkg_by >= %[4]s) break;
 #define VKG_GROUP_END %[5]s; }
 `, g.transforms, w.uint, w.id, w.count, w.barrier)
-	if g.shared {
+	if g.sum == GroupSumShared {
 		fmt.Fprintf(&sb, `#define VKG_GBINS %[1]du
 #define VKG_ATOMIC_ADD_LOCAL(a, i, v) %[8]s
 #define VKG_GROUP_ENTER %[7]s float vkg_sacc[VKG_GBINS]; \

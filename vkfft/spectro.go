@@ -82,6 +82,21 @@ type SpectrometerConfig struct {
 	// LUT and Tuning configure VkFFT's kernels as in Config.
 	LUT    LUT
 	Tuning Tuning
+	// GroupSum and GroupTransforms shape FusionAtomic's store: each work-group of VkFFT's
+	// last pass runs GroupTransforms consecutive transforms and sums their |X|² (in
+	// registers or shared memory, GroupSum says) before adding to the bins, so the bins
+	// take 1/GroupTransforms of the atomic adds. GroupSumAuto with GroupTransforms 0
+	// takes the device's stored spectrometer tuning (TuneSpectrometer), else a default;
+	// GroupTransforms 1 is one atomic add per element (GroupSumOff). Where VkFFT's kernel
+	// is not one the rewriter can loop, the store falls back to an atomic add per element
+	// (Spectrometer.Group says why).
+	GroupSum        GroupSum
+	GroupTransforms int
+	// Tune says whether an automatic group sum may be measured when none is stored:
+	// TuneMeasure and TuneRefresh measure (TuneSpectrometer, seconds) and store the
+	// winner; TuneCached (the default, or VKFFTGO_TUNE's) uses a stored one or the
+	// default; TuneOff always the default.
+	Tune TuneMode
 }
 
 // defaultChunkBytes is the complex data of one automatic chunk: on the H200 chunks of
@@ -100,6 +115,7 @@ type Spectrometer struct {
 	bins    int
 	chunk   int
 	fusion  Fusion
+	group   GroupTuning // the fused atomic store's group sum (Sum GroupSumOff elsewhere)
 	s       engine.Spectro // nil once closed
 	psd     uint64         // the bins, device memory
 	plan    engine.Plan
@@ -153,6 +169,9 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 	case cfg.SharedMemory < 0:
 		return cfg, fmt.Errorf("%w: shared memory %d is negative", ErrInvalidArgument, cfg.SharedMemory)
 	}
+	if err := validateGroup(&cfg); err != nil {
+		return cfg, err
+	}
 	if cfg.Batch == 0 {
 		cfg.Batch = 1
 	}
@@ -193,6 +212,10 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if err != nil {
 		return nil, opError(op, err)
 	}
+	group, err := chooseGroup(d, &cfg) // before taking the device: a measurement builds spectrometers
+	if err != nil {
+		return nil, opError(op, err)
+	}
 	h, err := d.use(op)
 	if err != nil {
 		return nil, err
@@ -202,7 +225,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		// a chunk's complex data is bound whole by the companion kernels (Vulkan)
 		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, limit)
 	}
-	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
+	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N, group: group}
 	if !cfg.Input.Complex() {
 		sp.bins = cfg.N/2 + 1
 	}
@@ -213,7 +236,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if err == nil && onRead && engine.PlanAxisUploads(sp.plan) > 1 {
 		if sp.perm, err = sp.probeOrder(h); err != nil && cfg.BinOrder == BinOrderAuto {
 			sp.releaseLocked()
-			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins}
+			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins, group: group}
 			err = sp.build(h, false)
 		}
 	}
@@ -333,16 +356,27 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 		store, out = storePower, f.PBuf
 	case FusionAtomic:
 		store, out = storeAtomic, f.PSD
+		if sp.group.Sum != GroupSumOff {
+			store = storeGroup
+		}
 	}
 	st := engine.StageParams{
 		SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
 		ForwardOnly: true, OffsetsAtLaunch: true,
-		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store, groupSpec{}),
+		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store, sp.group.spec()),
 		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
 	}
 	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}
 	ks := kernelsFor(&sp.dev.info)
 	ph, err := ks.plan(h, &params)
+	if err != nil && store == storeGroup {
+		// an optimisation only: a kernel the rewriter cannot loop (or whose shared memory
+		// does not fit) takes an atomic add per element instead
+		sp.group = GroupTuning{Sum: GroupSumOff, Transforms: 1, Source: sp.group.Source, Refused: err.Error()}
+		st.FuseStore, st.Fuse = storeAtomic, fusedText(compiledBackend, spec, storeAtomic, groupSpec{})
+		params.stages = st
+		ph, err = ks.plan(h, &params)
+	}
 	if err != nil {
 		return err
 	}
@@ -388,6 +422,18 @@ func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
 
 // Chunk is the number of FFTs the device works on at a time.
 func (sp *Spectrometer) Chunk() int { return sp.chunk }
+
+// Group reports how the fused atomic store sums over transforms and where that came
+// from: GroupSumOff (an atomic add per element) on every other path, or where the
+// rewriter refused the group sum chosen (Refused says why).
+func (sp *Spectrometer) Group() GroupTuning {
+	g := sp.group
+	if sp.fusion != FusionAtomic {
+		g.Sum, g.Transforms = GroupSumOff, 1
+	}
+	g.Candidates = append([]GroupTiming(nil), g.Candidates...)
+	return g
+}
 
 // Config returns the configuration with its defaults filled in.
 func (sp *Spectrometer) Config() SpectrometerConfig {

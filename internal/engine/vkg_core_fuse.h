@@ -149,7 +149,8 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 }
 
 /* vkg_fuse_roles says which of the rewrites an axis of the application gets: the load in
- * the first pass a forward transform launches, the store in the last. */
+ * the first pass a forward transform launches, the store in the last (summed per
+ * work-group when the text says how the kernel reads its work-group index). */
 static int vkg_fuse_roles(const struct vkg_stage_state *s, VkFFTApplication *app, VkFFTAxis *axis)
 {
 	int roles = 0;
@@ -313,6 +314,15 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			r = cuMemcpyHtoD(dptr, args, sizeof args);
 			if (r != CUDA_SUCCESS)
 				return vkg_fail(st, VKG_ERR_BACKEND, (int)r, "binding the fused kernel's arguments");
+			/* a group-accumulating store may declare shared memory of its own beside
+			 * VkFFT's dynamic share, which VkFFT opts into only past 48 KiB: opt in
+			 * always, so the two together may use what the device allows */
+			r = cuFuncSetAttribute(axis->VkFFTKernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					       (int)axis->specializationConstants.usedSharedMemory.data.i);
+			if (r != CUDA_SUCCESS)
+				return vkg_fail(st, VKG_ERR_UNSUPPORTED, (int)r,
+						"the fused kernel's shared memory and VkFFT's (%d bytes) exceed the device's",
+						(int)axis->specializationConstants.usedSharedMemory.data.i);
 		}
 #elif VKFFT_BACKEND == 3
 		{
