@@ -115,7 +115,7 @@ type Spectrometer struct {
 	bins    int
 	chunk   int
 	fusion  Fusion
-	group   GroupTuning // the fused atomic store's group sum (Sum GroupSumOff elsewhere)
+	group   GroupTuning    // the fused atomic store's group sum (Sum GroupSumOff elsewhere)
 	s       engine.Spectro // nil once closed
 	psd     uint64         // the bins, device memory
 	plan    engine.Plan
