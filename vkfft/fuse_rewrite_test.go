@@ -124,7 +124,8 @@ func gunzip(t *testing.T, name string) string {
 }
 
 // The companion kernels and the fused preludes of every format build on this device;
-// the CUDA texts are written to VKFFTGO_REWRITE_OUT for NVRTC where it is installed.
+// the CUDA texts (every store mode, group sums in both flavours) are written to
+// VKFFTGO_REWRITE_OUT for NVRTC where it is installed.
 func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 	h, err := testDev.use("test")
 	require.NoError(t, err)
@@ -150,14 +151,22 @@ func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 			if !f.Complex() {
 				continue
 			}
-			for _, store := range []int{storeNone, storePower, storeAtomic} {
+			for i, st := range []struct {
+				store int
+				group groupSpec
+			}{{storeNone, groupSpec{}}, {storePower, groupSpec{}}, {storeAtomic, groupSpec{}},
+				{storeGroup, groupSpec{sum: GroupSumRegisters, transforms: 3}},
+				{storeGroup, groupSpec{sum: GroupSumShared, transforms: 8}}} {
 				roles := engine.FuseLoadRole
-				if store != storeNone {
+				if st.store != storeNone {
 					roles |= engine.FuseStoreRole
 				}
-				out, err := engine.FuseRewrite(cuSrc, roles, fusedText(CUDA, spec, store, groupSpec{}))
+				if st.store == storeGroup {
+					roles |= engine.FuseGroupRole
+				}
+				out, err := engine.FuseRewrite(cuSrc, roles, fusedText(CUDA, spec, st.store, st.group))
 				require.NoError(t, err)
-				name := fmt.Sprintf("%s/fused-%d-%v-%d.cu", dir, f, window, store)
+				name := fmt.Sprintf("%s/fused-%d-%v-%d.cu", dir, f, window, i)
 				require.NoError(t, os.WriteFile(name, []byte(out), 0o644))
 			}
 		}

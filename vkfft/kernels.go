@@ -231,11 +231,16 @@ func groupFunc(b Backend, n int, g groupSpec) string {
 // batch, and forbid the other reads of a batch position the rewriter must refuse (each
 // work-group of a group-accumulating kernel stands for several of VkFFT's).
 func groupID(b Backend) (id, forbid string) {
+	id, forbid = "get_group_id(1)", "get_global_id(1) get_global_offset(1)"
 	if b == CUDA {
-		return "blockIdx.y", ""
+		id, forbid = "blockIdx.y", ""
 	}
-	return "get_group_id(1)", "get_global_id(1) get_global_offset(1)"
+	return id, strings.TrimSpace(forbid + " " + groupForbidHook)
 }
+
+// groupForbidHook adds words to the rewriter's refusals of a group store (tests: a
+// refused one); "" in normal use.
+var groupForbidHook string
 
 // fusedText is the text the rewriter splices into VkFFT's kernels for a fused load of
 // s and a store of mode store; a storeGroup store sums as g says.
