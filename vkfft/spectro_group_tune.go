@@ -30,8 +30,12 @@ func groupCandidates(n, chunk int) []groupSpec {
 // groupTuneBytes bounds the samples a tuning times per call.
 const groupTuneBytes = 512 << 20
 
-// groupTuneBias scales a candidate's measured time (tests: a chosen winner).
-var groupTuneBias func(groupSpec) float64
+// Test hooks: groupCandidateList lists the candidates (tests: fewer), groupTuneBias
+// scales a candidate's measured time (tests: a chosen winner; nil in normal use).
+var (
+	groupCandidateList = groupCandidates
+	groupTuneBias      func(groupSpec) float64
+)
 
 // TuneSpectrometer measures which group sum (GroupSum, GroupTransforms) makes a
 // spectrometer of cfg fastest on d, stores the winner in the kernel-cache directory for
@@ -73,7 +77,7 @@ func TuneSpectrometer(d *Device, cfg SpectrometerConfig) (GroupTuning, error) {
 	}
 	budget := tuneBudget()
 	g := GroupTuning{Source: TunedMeasured, Batch: run.Batch}
-	for _, c := range groupCandidates(cfg.N, cfg.Chunk) {
+	for _, c := range groupCandidateList(cfg.N, cfg.Chunk) {
 		if time.Since(start) > budget && len(g.Candidates) > 0 {
 			tunef("spectrometer N=%d: budget %v spent; %v x%d and the rest not measured", cfg.N, budget, c.sum,
 				c.transforms)
