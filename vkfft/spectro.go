@@ -129,6 +129,9 @@ type Spectrometer struct {
 	// host streaming, made on first use
 	in  [2]uint64
 	pin [2]hostMem
+	// stagedCalls counts the Accumulate calls whose samples were copied into the pinned
+	// chunks first (pageable memory); pinned and registered samples are uploaded as they are
+	stagedCalls int64
 }
 
 type devMem struct {
@@ -543,6 +546,9 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 	}
 	if err := sp.hostBuffers(); err != nil {
 		return opError(op, err)
+	}
+	if !pinned {
+		sp.stagedCalls++
 	}
 	if err := engine.SpectroHost(sp.s, pool, sp.st, p, pinned, sp.cfg.Batch); err != nil {
 		return opError(op, err)

@@ -29,6 +29,7 @@ func TestSpectrometerCommand(t *testing.T) {
 		{"-format", "complex-float16", "-resident", "-tones", "0.125"},
 		{"-format", "complex-uint8", "-resident", "-tones", "0.125"},
 		{"-format", "real-int16", "-amp", "3000", "-noise", "100", "-tones", "0.25"},
+		{"-format", "complex-int16", "-input", "pinned", "-amp", "3000", "-noise", "100", "-tones", "0.125"},
 	} {
 		out := cacheCapture(t, func() error {
 			return runSpectrometer(append([]string{"-n", "256", "-batch", "4", "-calls", "1"}, c...))
@@ -39,6 +40,10 @@ func TestSpectrometerCommand(t *testing.T) {
 		}
 		require.Regexp(t, `fs: bin `+bin+`, [1-9][0-9]\.[0-9] dB above the mean`, out, c)
 		require.Contains(t, out, strings.ReplaceAll(c[1], "-", " "), "the format is reported")
+		if c[2] != "-resident" { // host samples: the bus's rate and the share of it reached
+			require.Regexp(t, `host-to-device DMA from pinned memory \([0-9.]+ MiB copies\): [0-9.]+ GB/s`, out, c)
+			require.Regexp(t, `samples moved at [0-9.]+ GB/s: [0-9.]+ % of the DMA rate`, out, c)
+		}
 	}
 	formats, names := sampleFormats()
 	require.Subset(t, names, []string{"complex-int8", "complex-uint8", "real-int16"}, "String up to \" (\", dashed")
@@ -50,4 +55,5 @@ func TestSpectrometerCommand(t *testing.T) {
 	require.ErrorContains(t, err, "want one of complex-int8, complex-int16")
 	require.Error(t, runSpectrometer([]string{"-tones", "0.7"}))
 	require.Error(t, runSpectrometer([]string{"-fusion", "bogus"}))
+	require.ErrorContains(t, runSpectrometer([]string{"-input", "mapped"}), "want pageable, pinned or device")
 }
