@@ -215,6 +215,9 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if err != nil {
 		return nil, opError(op, err)
 	}
+	if d == nil {
+		return nil, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
+	}
 	group, err := chooseGroup(d, &cfg) // before taking the device: a measurement builds spectrometers
 	if err != nil {
 		return nil, opError(op, err)

@@ -273,7 +273,9 @@ func TestSpectrometerGroupBadConfig(t *testing.T) {
 		require.ErrorIs(t, err, c.err, name)
 		require.ErrorContains(t, err, c.text, name)
 	}
-	_, err := ParseGroupSum("disk")
+	_, err := TuneSpectrometer(nil, base)
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	_, err = ParseGroupSum("disk")
 	require.ErrorIs(t, err, ErrInvalidArgument)
 	for _, g := range []GroupSum{GroupSumAuto, GroupSumOff, GroupSumRegisters, GroupSumShared} {
 		back, err := ParseGroupSum(g.String())

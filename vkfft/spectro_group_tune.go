@@ -47,6 +47,9 @@ var (
 // serve (real input, Vulkan, another Fusion) is ErrUnsupported.
 func TuneSpectrometer(d *Device, cfg SpectrometerConfig) (GroupTuning, error) {
 	const op = "tune spectrometer"
+	if d == nil {
+		return GroupTuning{}, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
+	}
 	cfg.GroupSum, cfg.GroupTransforms, cfg.Tune = GroupSumAuto, 0, TuneOff
 	cfg, err := validateSpectrometer(cfg)
 	if err != nil {
