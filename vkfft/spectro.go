@@ -362,26 +362,51 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 		store, out = storePower, f.PBuf
 	case FusionAtomic:
 		store, out = storeAtomic, f.PSD
-		if sp.group.Sum != GroupSumOff {
-			store = storeGroup
-		}
 	}
-	st := engine.StageParams{
-		SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
-		ForwardOnly: true, OffsetsAtLaunch: true,
-		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store, sp.group.spec()),
-		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
-	}
-	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}
 	ks := kernelsFor(&sp.dev.info)
-	ph, err := ks.plan(h, &params)
-	if err != nil && store == storeGroup {
-		// an optimisation only: a kernel the rewriter cannot loop (or whose shared memory
-		// does not fit) takes an atomic add per element instead
-		sp.group = GroupTuning{Sum: GroupSumOff, Transforms: 1, Source: sp.group.Source, Refused: err.Error()}
-		st.FuseStore, st.Fuse = storeAtomic, fusedText(compiledBackend, spec, storeAtomic, groupSpec{})
-		params.stages = st
-		ph, err = ks.plan(h, &params)
+	build := func(store int, g groupSpec) (engine.Plan, error) {
+		if store == storeGroup && groupBuildHook != nil {
+			if err := groupBuildHook(g); err != nil {
+				return nil, err
+			}
+		}
+		st := engine.StageParams{
+			SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
+			ForwardOnly: true, OffsetsAtLaunch: true,
+			FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store, g),
+			FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
+		}
+		return ks.plan(h, &planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st})
+	}
+	var ph engine.Plan
+	var err error
+	if store != storeAtomic || sp.group.Sum == GroupSumOff {
+		ph, err = build(store, groupSpec{})
+	} else {
+		// the group sum is an optimisation only: sums in shared memory that do not fit
+		// beside VkFFT's go to registers, and a kernel the rewriter cannot loop takes an
+		// atomic add per element
+		tries := []groupSpec{sp.group.spec()}
+		if sp.group.Sum == GroupSumShared {
+			tries = append(tries, groupSpec{sum: GroupSumRegisters, transforms: sp.group.Transforms})
+		}
+		tries = append(tries, groupSpec{sum: GroupSumOff, transforms: 1})
+		refused := ""
+		for _, g := range tries {
+			s := storeGroup
+			if g.sum == GroupSumOff {
+				s = storeAtomic
+			}
+			if ph, err = build(s, g); err == nil {
+				if refused != "" {
+					sp.group = GroupTuning{Sum: g.sum, Transforms: g.transforms, Source: sp.group.Source, Refused: refused}
+				}
+				break
+			}
+			if refused == "" {
+				refused = fmt.Sprintf("%v x%d: %v", g.sum, g.transforms, err)
+			}
+		}
 	}
 	if err != nil {
 		return err
@@ -393,6 +418,10 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 	sp.plan = ph
 	return nil
 }
+
+// groupBuildHook, when set, refuses the group sums it returns an error for before they
+// are built (tests: the fallbacks); nil in normal use.
+var groupBuildHook func(groupSpec) error
 
 // defaultFusion is FusionAuto's choice before falling back: the fastest path at every
 // size measured on the H200 (atomic adds beat a power store and a sum kernel by 10-25 %).

@@ -221,7 +221,6 @@ func spectroTuningKey(info *DeviceInfo, cfg *SpectrometerConfig) []byte {
 		int("chunk", int64(cfg.Chunk)).
 		word("input", cfg.Input.String()).
 		bool("window", cfg.Window != nil).
-		bool("fftshift", cfg.FFTShift).
 		int("bin_order", int64(cfg.BinOrder)).
 		int("shared_memory", int64(cfg.SharedMemory)).
 		int("lut", int64(cfg.LUT)).

@@ -1,6 +1,7 @@
 package vkfft
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -108,6 +109,29 @@ func TestSpectrometerGroupFallback(t *testing.T) {
 	require.Equal(t, GroupSumOff, g.Sum)
 	require.Equal(t, 1, g.Transforms)
 	require.Contains(t, g.Refused, "reads shiftX")
+	checkSpectrometer(t, sp, rng0())
+}
+
+// Sums in shared memory that do not fit go to registers over as many transforms.
+func TestSpectrometerGroupSharedFallsBackToRegisters(t *testing.T) {
+	if !fusedStagesAvailable() {
+		t.Skip("no fused stages in this build")
+	}
+	groupBuildHook = func(g groupSpec) error {
+		if g.sum == GroupSumShared {
+			return fmt.Errorf("%w: no room", ErrUnsupported)
+		}
+		return nil
+	}
+	t.Cleanup(func() { groupBuildHook = nil })
+	sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: 512, Batch: 8, Input: ComplexInt8,
+		GroupSum: GroupSumShared, GroupTransforms: 4})
+	require.NoError(t, err)
+	defer sp.Close()
+	g := sp.Group()
+	require.Equal(t, GroupSumRegisters, g.Sum)
+	require.Equal(t, 4, g.Transforms)
+	require.Equal(t, "shared x4: unsupported: no room", g.Refused)
 	checkSpectrometer(t, sp, rng0())
 }
 

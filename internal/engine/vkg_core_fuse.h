@@ -337,6 +337,19 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			if (err != CL_SUCCESS || nargs < 4)
 				return vkg_fail(st, VKG_ERR_BACKEND, err, "binding the fused kernel's arguments (%u of them): error %d",
 						nargs, err);
+			/* a group-accumulating store may declare local memory of its own beside
+			 * VkFFT's: refuse here what a launch could not get */
+			if (app->configuration.device) {
+				cl_ulong used = 0, avail = 0;
+				cl_device_id dev = *app->configuration.device;
+				if (clGetKernelWorkGroupInfo(axis->kernel, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, NULL) ==
+					    CL_SUCCESS &&
+				    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof avail, &avail, NULL) == CL_SUCCESS &&
+				    used > avail)
+					return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+							"the fused kernel needs %llu bytes of local memory, the device has %llu",
+							(unsigned long long)used, (unsigned long long)avail);
+			}
 		}
 #else
 		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "fused stages are not supported on Vulkan");

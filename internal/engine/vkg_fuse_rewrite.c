@@ -214,12 +214,12 @@ static int blank(const char *line, const char *end)
 }
 
 /* group_substitute copies src with every group_id in VkFFT_main's body (after the first
- * '{' past its name) read as vkg_by; *count says how many there were. NULL: no memory. */
-static char *group_substitute(const char *src, const char *id, int *count)
+ * '{' past its name) read as vkg_by (group_scan refuses a body without one); NULL: no
+ * memory. */
+static char *group_substitute(const char *src, const char *id)
 {
 	sbuf b = {0};
 	const char *end = src + strlen(src), *sig = find_word(src, end, "VkFFT_main"), *p, *q;
-	*count = 0;
 	p = sig ? memchr(sig, '{', (size_t)(end - sig)) : NULL;
 	if (!p)
 		p = end;
@@ -228,7 +228,6 @@ static char *group_substitute(const char *src, const char *id, int *count)
 		sb_add(&b, p, (size_t)(q - p));
 		sb_str(&b, "vkg_by");
 		p = q + strlen(id);
-		(*count)++;
 	}
 	sb_add(&b, p, (size_t)(end - p));
 	if (b.oom || !b.p) {
@@ -422,14 +421,13 @@ static char *fuse_rewrite(const char *src, int roles, const vkg_fuse_text *text,
 char *vkg_fuse_rewrite(const char *src, int roles, const vkg_fuse_text *text, char *why, size_t whylen)
 {
 	char *sub, *out;
-	int ids; /* group_scan refuses a body without one */
 	if (!(roles & VKG_FUSE_GROUP))
 		return fuse_rewrite(src, roles, text, why, whylen);
 	if (!(roles & VKG_FUSE_STORE) || !text->group_id || !*text->group_id) {
 		snprintf(why, whylen, "group accumulation: a store mode, and it needs the work-group index's spelling");
 		return NULL;
 	}
-	sub = group_substitute(src, text->group_id, &ids);
+	sub = group_substitute(src, text->group_id);
 	if (!sub) {
 		snprintf(why, whylen, "out of host memory");
 		return NULL;
