@@ -118,10 +118,18 @@ const (
 
 // FuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
 // store (vkg_fuse.h): the prelude, the input's new declaration and the parameters
-// appended on backends that pass the window and the store target as arguments.
+// appended on backends that pass the window and the store target as arguments. For a
+// group-accumulating store (GroupID set), GroupID is how the dialect reads the
+// work-group's index along the batch and GroupForbid lists, space-separated, other reads
+// of the batch position that make the rewriter refuse.
 type FuseText struct {
 	Prelude, InputDecl, ExtraParams string
+	GroupID, GroupForbid            string
 }
+
+// FuseGroupRole is the rewriter's group-accumulation role (VKG_FUSE_GROUP), added to
+// FuseStoreRole.
+const FuseGroupRole = 4
 
 // SpectroFields is what the C side of a spectrometer needs (vkg_spectro).
 type SpectroFields struct {

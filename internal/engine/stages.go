@@ -57,10 +57,17 @@ func fillStages(cs *C.struct_vkg_plan_stages, s *StageParams) (free func()) {
 	}
 	p, d, e := C.CString(s.Fuse.Prelude), C.CString(s.Fuse.InputDecl), C.CString(s.Fuse.ExtraParams)
 	cs.fuse_prelude, cs.fuse_input_decl, cs.fuse_extra_params = p, d, e
+	var gid, gforbid *C.char
+	if s.Fuse.GroupID != "" {
+		gid, gforbid = C.CString(s.Fuse.GroupID), C.CString(s.Fuse.GroupForbid)
+		cs.fuse_group_id, cs.fuse_group_forbid = gid, gforbid
+	}
 	return func() {
 		C.free(unsafe.Pointer(p))
 		C.free(unsafe.Pointer(d))
 		C.free(unsafe.Pointer(e))
+		C.free(unsafe.Pointer(gid))
+		C.free(unsafe.Pointer(gforbid))
 	}
 }
 
@@ -113,6 +120,12 @@ func FuseRewrite(src string, roles int, t FuseText) (string, error) {
 	defer C.free(unsafe.Pointer(d))
 	defer C.free(unsafe.Pointer(e))
 	text := C.vkg_fuse_text{prelude: p, input_decl: d, extra_params: e}
+	if t.GroupID != "" {
+		gid, gforbid := C.CString(t.GroupID), C.CString(t.GroupForbid)
+		defer C.free(unsafe.Pointer(gid))
+		defer C.free(unsafe.Pointer(gforbid))
+		text.group_id, text.group_forbid = gid, gforbid
+	}
 	var why [256]C.char
 	out := C.vkg_fuse_rewrite(csrc, C.int(roles), &text, &why[0], C.size_t(len(why)))
 	if out == nil {

@@ -192,6 +192,10 @@ typedef struct vkg_plan_params {
 		const char *fuse_input_decl;   /* the new declaration of its input, e.g. "const char2* inputs" */
 		const char *fuse_extra_params; /* appended to its parameters ("" on CUDA) */
 		vkg_mem fuse_window, fuse_out; /* bound after creation: the window and the store target */
+		/* group accumulation of the fused store (vkg_fuse.h, VKG_FUSE_GROUP) when
+		 * fuse_group_id is set: how the kernel reads its work-group index along the
+		 * batch, and the other reads of it that make the rewriter refuse */
+		const char *fuse_group_id, *fuse_group_forbid;
 	} stages;
 } vkg_plan_params;
 

@@ -678,6 +678,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		r = initializeVkFFT(plan->app, c);
 	vkg_stage_building = NULL;
 	plan->stage.cfg.fuse_prelude = plan->stage.cfg.fuse_input_decl = plan->stage.cfg.fuse_extra_params = NULL;
+	plan->stage.cfg.fuse_group_id = plan->stage.cfg.fuse_group_forbid = NULL;
 	if (cloc) {
 		uselocale(old);
 		freelocale(cloc);

@@ -11,18 +11,40 @@
  *
  * Nothing here knows a kernel language: the caller passes the text to prepend, the new
  * declaration of the input parameter, and any parameters to append.
+ *
+ * Group accumulation (VKG_FUSE_GROUP, with VKG_FUSE_STORE): each work-group runs
+ * several consecutive batch indices in a loop and sums the |X|^2 of its stores (in
+ * registers or in shared memory: the prelude's choice), so the bins get one atomic add
+ * per work-group and bin instead of one per element. The body of VkFFT_main (after the
+ * leading shared-memory declarations, which stay at kernel scope) becomes
+ *
+ *	VKG_GROUP_ENTER                            kernel scope: work-groups with nothing to do return
+ *	VKG_GACC(vkg_acc0, vkg_bin0); ...          an accumulator and its bin per store statement
+ *	VKG_GROUP_BEGIN                            the loop; defines vkg_by, the batch index of this turn
+ *	  ...the body, with text->group_id read as vkg_by; stores become
+ *	  VKG_GSTORE(VKG_OUT, (INDEX), (VALUE), vkg_accS, vkg_binS);
+ *	VKG_GROUP_END                              a barrier (shared memory is reused) and the loop's end
+ *	VKG_GFLUSH(VKG_OUT, vkg_accS, vkg_binS); ...
+ *	VKG_GROUP_LEAVE
+ *
+ * and the prelude defines those macros for its dialect. The batch must enter the kernel
+ * only through group_id: a body with "return", VkFFT's workGroupShift push constants, a
+ * word of group_forbid, or shared memory declared later in the body is refused.
  */
 #ifndef VKG_FUSE_H
 #define VKG_FUSE_H
 
 #include <stddef.h>
 
-enum { VKG_FUSE_LOAD = 1, VKG_FUSE_STORE = 2 };
+enum { VKG_FUSE_LOAD = 1, VKG_FUSE_STORE = 2, VKG_FUSE_GROUP = 4 };
 
 typedef struct vkg_fuse_text {
 	const char *prelude;     /* prepended to the source */
 	const char *input_decl;  /* replaces "float2* inputs" in the signature (LOAD), e.g. "const char2* inputs" */
 	const char *extra_params; /* appended to VkFFT_main's parameters ("" for none) */
+	/* VKG_FUSE_GROUP only (NULL otherwise) */
+	const char *group_id;     /* the work-group's index along the batch, e.g. "blockIdx.y", "get_group_id(1)" */
+	const char *group_forbid; /* space-separated: other reads of the batch position, e.g. "get_global_id(1)" */
 } vkg_fuse_text;
 
 /* Returns the rewritten source (malloc'd) or NULL with the reason in why. */
