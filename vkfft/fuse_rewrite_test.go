@@ -44,7 +44,7 @@ func TestFuseRewriteVkFFTKernels(t *testing.T) {
 			}
 			roles := vkfftSampleRoles(name)
 			spec := loadSpec{format: ComplexInt8, n: 65536, scale: 0.25, window: true, chunk: 4}
-			text := fusedText(backend, spec, storePower)
+			text := fusedText(backend, spec, storePower, groupSpec{})
 			out, err := engine.FuseRewrite(src, roles, text)
 			require.NoError(t, err)
 			require.True(t, strings.HasPrefix(out, text.Prelude))
@@ -122,7 +122,7 @@ func vkfftSampleRoles(name string) int {
 // companion kernels) rather than guess.
 func TestFuseRewriteRefusesUnknownCode(t *testing.T) {
 	sig := "extern \"C\" __global__ void VkFFT_main (float2* inputs, float2* outputs, float2* twiddleLUT) {\n"
-	text := fusedText(CUDA, loadSpec{format: ComplexInt8, n: 64, scale: 1}, storeAtomic)
+	text := fusedText(CUDA, loadSpec{format: ComplexInt8, n: 64, scale: 1}, storeAtomic, groupSpec{})
 	for name, c := range map[string]struct {
 		src   string
 		roles int
@@ -161,7 +161,7 @@ func TestFuseRewriteGLSL(t *testing.T) {
 			"layout(std430, binding = 1) buffer DataOut{\n\t" + typ + " outputs[64];\n};\n"
 	}
 	head := decl("vec2") + "void main() {\n"
-	text := fusedText(Vulkan, loadSpec{format: ComplexInt8, n: 64, scale: 1, chunk: 1}, storeAtomic)
+	text := fusedText(Vulkan, loadSpec{format: ComplexInt8, n: 64, scale: 1, chunk: 1}, storeAtomic, groupSpec{})
 	for name, c := range map[string]struct {
 		src   string
 		roles int
@@ -210,7 +210,8 @@ func gunzip(t *testing.T, name string) string {
 }
 
 // The companion kernels and the fused preludes of every format build on this device;
-// the CUDA texts are written to VKFFTGO_REWRITE_OUT for NVRTC where it is installed.
+// the CUDA texts (every store mode, group sums in both flavours) are written to
+// VKFFTGO_REWRITE_OUT for NVRTC where it is installed.
 func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 	h, err := testDev.use("test")
 	require.NoError(t, err)
@@ -236,14 +237,22 @@ func TestStageKernelsBuildForEveryFormat(t *testing.T) {
 			if !f.Complex() {
 				continue
 			}
-			for _, store := range []int{storeNone, storePower, storeAtomic} {
+			for i, st := range []struct {
+				store int
+				group groupSpec
+			}{{storeNone, groupSpec{}}, {storePower, groupSpec{}}, {storeAtomic, groupSpec{}},
+				{storeGroup, groupSpec{sum: GroupSumRegisters, transforms: 3}},
+				{storeGroup, groupSpec{sum: GroupSumShared, transforms: 8}}} {
 				roles := engine.FuseLoadRole
-				if store != storeNone {
+				if st.store != storeNone {
 					roles |= engine.FuseStoreRole
 				}
-				out, err := engine.FuseRewrite(cuSrc, roles, fusedText(CUDA, spec, store))
+				if st.store == storeGroup {
+					roles |= engine.FuseGroupRole
+				}
+				out, err := engine.FuseRewrite(cuSrc, roles, fusedText(CUDA, spec, st.store, st.group))
 				require.NoError(t, err)
-				name := fmt.Sprintf("%s/fused-%d-%v-%d.cu", dir, f, window, store)
+				name := fmt.Sprintf("%s/fused-%d-%v-%d.cu", dir, f, window, i)
 				require.NoError(t, os.WriteFile(name, []byte(out), 0o644))
 			}
 		}

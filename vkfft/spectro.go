@@ -81,6 +81,21 @@ type SpectrometerConfig struct {
 	// LUT and Tuning configure VkFFT's kernels as in Config.
 	LUT    LUT
 	Tuning Tuning
+	// GroupSum and GroupTransforms shape FusionAtomic's store: each work-group of VkFFT's
+	// last pass runs GroupTransforms consecutive transforms and sums their |X|² (in
+	// registers or shared memory, GroupSum says) before adding to the bins, so the bins
+	// take 1/GroupTransforms of the atomic adds. GroupSumAuto with GroupTransforms 0
+	// takes the device's stored spectrometer tuning (TuneSpectrometer), else a default;
+	// GroupTransforms 1 is one atomic add per element (GroupSumOff). Where VkFFT's kernel
+	// is not one the rewriter can loop, the store falls back to an atomic add per element
+	// (Spectrometer.Group says why).
+	GroupSum        GroupSum
+	GroupTransforms int
+	// Tune says whether an automatic group sum may be measured when none is stored:
+	// TuneMeasure and TuneRefresh measure (TuneSpectrometer, seconds) and store the
+	// winner; TuneCached (the default, or VKFFTGO_TUNE's) uses a stored one or the
+	// default; TuneOff always the default.
+	Tune TuneMode
 }
 
 // defaultChunkBytes is the complex data of one automatic chunk: on the H200 chunks of
@@ -99,6 +114,7 @@ type Spectrometer struct {
 	bins    int
 	chunk   int
 	fusion  Fusion
+	group   GroupTuning    // the fused atomic store's group sum (Sum GroupSumOff elsewhere)
 	s       engine.Spectro // nil once closed
 	psd     uint64         // the bins, device memory
 	plan    engine.Plan
@@ -155,6 +171,9 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 	case cfg.SharedMemory < 0:
 		return cfg, fmt.Errorf("%w: shared memory %d is negative", ErrInvalidArgument, cfg.SharedMemory)
 	}
+	if err := validateGroup(&cfg); err != nil {
+		return cfg, err
+	}
 	if cfg.Batch == 0 {
 		cfg.Batch = 1
 	}
@@ -195,6 +214,13 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if err != nil {
 		return nil, opError(op, err)
 	}
+	if d == nil {
+		return nil, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
+	}
+	group, err := chooseGroup(d, &cfg) // before taking the device: a measurement builds spectrometers
+	if err != nil {
+		return nil, opError(op, err)
+	}
 	h, err := d.use(op)
 	if err != nil {
 		return nil, err
@@ -204,7 +230,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		// a chunk's complex data is bound whole by the companion kernels (Vulkan)
 		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, limit)
 	}
-	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
+	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N, group: group}
 	if !cfg.Input.Complex() {
 		sp.bins = cfg.N/2 + 1
 	}
@@ -215,7 +241,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if err == nil && onRead && engine.PlanAxisUploads(sp.plan) > 1 {
 		if sp.perm, err = sp.probeOrder(h); err != nil && cfg.BinOrder == BinOrderAuto {
 			sp.releaseLocked()
-			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins}
+			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins, group: group}
 			err = sp.build(h, false)
 		}
 	}
@@ -346,40 +372,79 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 	case FusionAtomic:
 		store, out, outBytes = storeAtomic, f.PSD, int64(sp.bins)*4+tail
 	}
-	st := engine.StageParams{
-		SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
-		ForwardOnly: true, OffsetsAtLaunch: true,
-		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store),
-		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
-	}
-	if compiledBackend == Vulkan {
-		if !glslStores(store) {
-			return fmt.Errorf("%w: the fused store %d has no GLSL", ErrUnsupported, store)
-		}
-		// a shader's buffers are VkFFT's bindings: the store target is the plan's output,
-		// and the window lies after the data of the buffers the first pass may write
-		if store != storeNone {
-			st.SeparateOutput, st.OutputBuffer, st.OutputBytes = true, out, outBytes
-		}
-		l.bufBytes += tail
-		if tail > 0 {
-			for _, at := range []struct {
-				m   uint64
-				off int64
-			}{{f.CBuf, l.complexBytes}, {f.PSD, int64(sp.bins) * 4}, {f.PBuf, outBytes - tail}} {
-				if at.m == 0 {
-					continue
-				}
-				err := engine.MemUploadRange(h, sp.st, at.m, at.off, unsafe.Pointer(&sp.cfg.Window[0]), int64(sp.cfg.N)*4)
-				if err != nil {
-					return err
-				}
+	if compiledBackend == Vulkan && tail > 0 {
+		// a shader's buffers are VkFFT's bindings: the window lies after the data of the
+		// buffers the first pass may write
+		for _, at := range []struct {
+			m   uint64
+			off int64
+		}{{f.CBuf, l.complexBytes}, {f.PSD, int64(sp.bins) * 4}, {f.PBuf, outBytes - tail}} {
+			if at.m == 0 {
+				continue
+			}
+			err := engine.MemUploadRange(h, sp.st, at.m, at.off, unsafe.Pointer(&sp.cfg.Window[0]), int64(sp.cfg.N)*4)
+			if err != nil {
+				return err
 			}
 		}
 	}
-	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}
 	ks := kernelsFor(&sp.dev.info)
-	ph, err := ks.plan(h, &params)
+	build := func(store int, g groupSpec) (engine.Plan, error) {
+		if store == storeGroup && groupBuildHook != nil {
+			if err := groupBuildHook(g); err != nil {
+				return nil, err
+			}
+		}
+		st := engine.StageParams{
+			SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
+			ForwardOnly: true, OffsetsAtLaunch: true,
+			FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store, g),
+			FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
+		}
+		pl := l
+		if compiledBackend == Vulkan {
+			if !glslStores(store) {
+				return nil, fmt.Errorf("%w: the fused store %d has no GLSL", ErrUnsupported, store)
+			}
+			// a shader's buffers are VkFFT's bindings: the store target is the plan's
+			// output, and the window follows the data of the buffers bound
+			if store != storeNone {
+				st.SeparateOutput, st.OutputBuffer, st.OutputBytes = true, out, outBytes
+			}
+			pl.bufBytes += tail
+		}
+		return ks.plan(h, &planParams{l: pl, useLUT: lutSetting(pl), buffer: f.CBuf, stages: st})
+	}
+	var ph engine.Plan
+	var err error
+	if store != storeAtomic || sp.group.Sum == GroupSumOff {
+		ph, err = build(store, groupSpec{})
+	} else {
+		// the group sum is an optimisation only: sums in shared memory that do not fit
+		// beside VkFFT's go to registers, and a kernel the rewriter cannot loop takes an
+		// atomic add per element
+		tries := []groupSpec{sp.group.spec()}
+		if sp.group.Sum == GroupSumShared {
+			tries = append(tries, groupSpec{sum: GroupSumRegisters, transforms: sp.group.Transforms})
+		}
+		tries = append(tries, groupSpec{sum: GroupSumOff, transforms: 1})
+		refused := ""
+		for _, g := range tries {
+			s := storeGroup
+			if g.sum == GroupSumOff {
+				s = storeAtomic
+			}
+			if ph, err = build(s, g); err == nil {
+				if refused != "" {
+					sp.group = GroupTuning{Sum: g.sum, Transforms: g.transforms, Source: sp.group.Source, Refused: refused}
+				}
+				break
+			}
+			if refused == "" {
+				refused = fmt.Sprintf("%v x%d: %v", g.sum, g.transforms, err)
+			}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -390,6 +455,10 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 	sp.plan = ph
 	return nil
 }
+
+// groupBuildHook, when set, refuses the group sums it returns an error for before they
+// are built (tests: the fallbacks); nil in normal use.
+var groupBuildHook func(groupSpec) error
 
 // defaultFusion is FusionAuto's choice before falling back: the fastest path at every
 // size measured on the H200 (atomic adds beat a power store and a sum kernel by 10-25 %),
@@ -432,6 +501,18 @@ func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
 
 // Chunk is the number of FFTs the device works on at a time.
 func (sp *Spectrometer) Chunk() int { return sp.chunk }
+
+// Group reports how the fused atomic store sums over transforms and where that came
+// from: GroupSumOff (an atomic add per element) on every other path, or where the
+// rewriter refused the group sum chosen (Refused says why).
+func (sp *Spectrometer) Group() GroupTuning {
+	g := sp.group
+	if sp.fusion != FusionAtomic {
+		g.Sum, g.Transforms = GroupSumOff, 1
+	}
+	g.Candidates = append([]GroupTiming(nil), g.Candidates...)
+	return g
+}
 
 // Config returns the configuration with its defaults filled in.
 func (sp *Spectrometer) Config() SpectrometerConfig {

@@ -71,15 +71,16 @@ func TestVulkanFusedSpectrometer(t *testing.T) {
 					want = 2
 				}
 				require.Equal(t, want, engine.PlanFusedKernels(sp.plan), "%d passes", passes)
-				checkSpectrometer(t, sp, rng)
+				checkVulkanSpectrometer(t, sp, rng)
 			})
 		}
 	}
 }
 
-// checkSpectrometer feeds one batch of random samples from the host and the same from a
-// device buffer, and compares the bins with the float64 reference (relative L2 ≤ 1e-5).
-func checkSpectrometer(t *testing.T, sp *Spectrometer, rng *rand.Rand) {
+// checkVulkanSpectrometer feeds one batch of random samples from the host and the same
+// from a typed device buffer (AccumulateBuffer), and compares the bins with the float64
+// reference (relative L2 ≤ 1e-5).
+func checkVulkanSpectrometer(t *testing.T, sp *Spectrometer, rng *rand.Rand) {
 	t.Helper()
 	raw, val := randomSamples(rng, sp.cfg.Input, sp.numbers())
 	require.NoError(t, accumulateRaw(sp, raw))
@@ -131,7 +132,7 @@ func TestVulkanFusedFallbacks(t *testing.T) {
 				Window: win})
 			require.NoError(t, err)
 			require.Equal(t, FusionCompanion, sp.Fusion(), "%v", f)
-			checkSpectrometer(t, sp, rng)
+			checkVulkanSpectrometer(t, sp, rng)
 			require.NoError(t, sp.Close())
 		}
 	})
@@ -152,7 +153,7 @@ func TestVulkanFusedFallbacks(t *testing.T) {
 			} else {
 				require.Equal(t, fusionOnThisBackend(testDev, cfg), sp.Fusion())
 			}
-			checkSpectrometer(t, sp, rng)
+			checkVulkanSpectrometer(t, sp, rng)
 			require.NoError(t, sp.Close())
 		}
 	})
@@ -167,7 +168,7 @@ func TestVulkanFusedFallbacks(t *testing.T) {
 		require.NoError(t, err)
 		defer sp.Close()
 		require.Equal(t, FusionCompanion, sp.Fusion())
-		checkSpectrometer(t, sp, rng) // the device's real limit is far above: both calls run
+		checkVulkanSpectrometer(t, sp, rng) // the device's real limit is far above: both calls run
 	})
 	t.Run("without float atomics", func(t *testing.T) {
 		t.Setenv("VKFFTGO_VULKAN_FLOAT_ATOMICS", "0")
@@ -187,7 +188,7 @@ func TestVulkanFusedFallbacks(t *testing.T) {
 	})
 }
 
-// checkSpectrometerOn is checkSpectrometer for a spectrometer on another device than the
+// checkSpectrometerOn is checkVulkanSpectrometer for a spectrometer on another device than the
 // shared one, from host samples.
 func checkSpectrometerOn(t *testing.T, sp *Spectrometer, rng *rand.Rand) {
 	t.Helper()
@@ -232,7 +233,7 @@ func TestVulkanFusedKernelsBuild(t *testing.T) {
 					continue
 				}
 				spec := loadSpec{format: format, n: 4096, scale: 0.5, window: (i+store)%2 == 0, chunk: 2}
-				out, err := engine.FuseRewrite(src, r, fusedText(Vulkan, spec, store))
+				out, err := engine.FuseRewrite(src, r, fusedText(Vulkan, spec, store, groupSpec{}))
 				require.NoError(t, err, "%s %v store %d", name, format, store)
 				m, _, err := engine.ModuleBuild(h, glslKernelMarker+"vkg_fused "+sig+" 64\n"+out, nil)
 				require.NoError(t, err, "%s %v store %d", name, format, store)

@@ -340,7 +340,7 @@ func TestVulkanRefusesFusedStages(t *testing.T) {
 	buf, err := NewBuffer[complex64](testDev, 64)
 	require.NoError(t, err)
 	defer buf.Close()
-	glsl := fusedText(Vulkan, loadSpec{format: ComplexInt8, n: 64, scale: 1, chunk: 1}, storePower)
+	glsl := fusedText(Vulkan, loadSpec{format: ComplexInt8, n: 64, scale: 1, chunk: 1}, storePower, groupSpec{})
 	for name, c := range map[string]struct {
 		stages engine.StageParams
 		why    string

@@ -29,6 +29,9 @@ func runSpectrometer(args []string) error {
 	format := fs.String("format", "complex-int8", "sample format: "+strings.Join(names, ", "))
 	fusion := fs.String("fusion", "auto", "auto, companion, load, power or atomic")
 	chunk := fs.Int("chunk", 0, "FFTs per device chunk (0: automatic)")
+	groupSum := fs.String("group-sum", "auto", "where the atomic path sums |X|² per work-group: auto, off, registers or shared")
+	groupK := fs.Int("group-transforms", 0, "transforms per work-group of the group sum (0: automatic)")
+	tune := fs.String("tune", "", "an automatic group sum: off, cached (stored or the default), measure (when none is stored) or refresh (default $VKFFTGO_TUNE)")
 	window := fs.String("window", "hann", "hann or none")
 	tones := fs.String("tones", "-0.31,0.05,0.2", "tone frequencies, as fractions of the sample rate")
 	amp := fs.Float64("amp", 8, "tone amplitude, in units of the format's integers (8-bit formats clip at ±127)")
@@ -55,6 +58,16 @@ func runSpectrometer(args []string) error {
 	if err != nil {
 		return err
 	}
+	gs, err := vkfft.ParseGroupSum(*groupSum)
+	if err != nil {
+		return err
+	}
+	tuneMode := vkfft.TuneDefault
+	if *tune != "" {
+		if tuneMode, err = vkfft.ParseTuneMode(*tune); err != nil {
+			return err
+		}
+	}
 	var freqs []float64
 	for _, s := range strings.Split(*tones, ",") {
 		if s = strings.TrimSpace(s); s == "" {
@@ -66,7 +79,8 @@ func runSpectrometer(args []string) error {
 		}
 		freqs = append(freqs, v)
 	}
-	cfg := vkfft.SpectrometerConfig{N: *n, Batch: *batch, Input: f, Fusion: fu, Chunk: *chunk, FFTShift: f.Complex()}
+	cfg := vkfft.SpectrometerConfig{N: *n, Batch: *batch, Input: f, Fusion: fu, Chunk: *chunk, FFTShift: f.Complex(),
+		GroupSum: gs, GroupTransforms: *groupK, Tune: tuneMode}
 	if *window == "hann" {
 		cfg.Window = make([]float32, *n)
 		for i := range cfg.Window {
@@ -90,6 +104,13 @@ func runSpectrometer(args []string) error {
 	fmt.Printf("%s: N=%d batch=%d %v, fusion %v, chunk %d FFTs, built in %.0f ms, device working set %.1f MiB\n",
 		d.Info().Name, *n, *batch, f, sp.Fusion(), sp.Chunk(), float64(time.Since(t0).Microseconds())/1e3,
 		float64(sp.WorkingSet())/(1<<20))
+	if g := sp.Group(); sp.Fusion() == vkfft.FusionAtomic {
+		fmt.Printf("group sum: %v (%v)", g, g.Source)
+		if g.Refused != "" {
+			fmt.Printf("; the one asked for was refused: %s", g.Refused)
+		}
+		fmt.Println()
+	}
 
 	call, release, err := feedSamples(sp, d, toneSynth(f, *n, *batch, freqs, *amp, *noise), src)
 	if err != nil {

@@ -51,9 +51,38 @@ func TestSpectrometerCommand(t *testing.T) {
 	for i, name := range names {
 		require.Equal(t, vkfft.SampleFormat(i+1), formats[name], name)
 	}
+	if vkfft.CurrentBackend() != vkfft.Vulkan { // the fused atomic path and its group sums
+		out := cacheCapture(t, func() error {
+			return runSpectrometer([]string{"-n", "256", "-batch", "6", "-calls", "1", "-tones", "0.125",
+				"-fusion", "atomic", "-group-sum", "registers", "-group-transforms", "3"})
+		})
+		require.Contains(t, out, "group sum: registers x3 (by hand)")
+		require.Regexp(t, `fs: bin 160, [1-9][0-9]\.[0-9] dB above the mean`, out)
+	}
+	require.Error(t, runSpectrometer([]string{"-group-sum", "disk"}))
+	require.Error(t, runSpectrometer([]string{"-tune", "sometimes"}))
 	err = runSpectrometer([]string{"-format", "complex-int4"})
 	require.ErrorContains(t, err, "want one of complex-int8, complex-int16")
 	require.Error(t, runSpectrometer([]string{"-tones", "0.7"}))
 	require.Error(t, runSpectrometer([]string{"-fusion", "bogus"}))
 	require.ErrorContains(t, runSpectrometer([]string{"-input", "mapped"}), "want pageable, pinned or device")
+}
+
+// vkfft tune -spectrometer measures a group sum, stores it, and reports it as stored the
+// next time (a budget of a millisecond measures only the first candidate).
+func TestTuneSpectrometerCommand(t *testing.T) {
+	if vkfft.CurrentBackend() == vkfft.Vulkan {
+		require.Error(t, runTune([]string{"-spectrometer", "256x8", "-q"}))
+		return
+	}
+	t.Setenv("VKFFTGO_CACHE_DIR", t.TempDir())
+	out := cacheCapture(t, func() error {
+		return runTune([]string{"-spectrometer", "256x8", "-budget", "1ms", "-refresh", "-q"})
+	})
+	require.Contains(t, out, "spectrometer 256x8: group sum off (measured, measured in")
+	require.Regexp(t, `off +[0-9.]+ ms per 8 transforms +[0-9.]+ GS/s`, out)
+	out = cacheCapture(t, func() error { return runTune([]string{"-spectrometer", "256x8", "-q"}) })
+	require.Contains(t, out, "spectrometer 256x8: group sum off (stored")
+	require.Error(t, runTune([]string{"-spectrometer", "256", "-q"}))
+	require.Error(t, runTune([]string{"-spectrometer", "256x8", "-format", "complex-int4", "-q"}))
 }

@@ -121,12 +121,21 @@ const (
 // appended on backends that pass the window and the store target as arguments. GLSL,
 // whose kernels take no parameters, also names the entry point, VkFFT's declarations of
 // the input and output buffers, the output's new declaration and the text inserted
-// before the entry point (empty in the C dialects: the rewriter's defaults).
+// before the entry point (empty in the C dialects: the rewriter's defaults). For a
+// group-accumulating store (GroupID set), GroupID is how the dialect reads the
+// work-group's index along the batch and GroupForbid lists, space-separated, other reads
+// of the batch position that make the rewriter refuse.
 type FuseText struct {
 	Prelude, InputDecl, ExtraParams string
 
 	Entry, InputVkFFT, OutputVkFFT, OutputDecl, EntryPrelude string
+
+	GroupID, GroupForbid string
 }
+
+// FuseGroupRole is the rewriter's group-accumulation role (VKG_FUSE_GROUP), added to
+// FuseStoreRole.
+const FuseGroupRole = 4
 
 // SpectroFields is what the C side of a spectrometer needs (vkg_spectro).
 type SpectroFields struct {

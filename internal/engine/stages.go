@@ -60,11 +60,13 @@ func fillStages(cs *C.struct_vkg_plan_stages, s *StageParams) (free func()) {
 	cs.fuse_prelude, cs.fuse_input_decl, cs.fuse_extra_params = t.prelude, t.input_decl, t.extra_params
 	cs.fuse_entry, cs.fuse_input_vkfft, cs.fuse_output_vkfft = t.entry, t.input_vkfft, t.output_vkfft
 	cs.fuse_output_decl, cs.fuse_entry_prelude = t.output_decl, t.entry_prelude
+	cs.fuse_group_id, cs.fuse_group_forbid = t.group_id, t.group_forbid
 	return free
 }
 
 // fuseText copies f into t as C strings (the GLSL-only ones NULL where empty: the C
-// dialects' defaults); the returned function frees them.
+// dialects' defaults; the group ones NULL without a GroupID: no group accumulation);
+// the returned function frees them.
 func fuseText(t *C.vkg_fuse_text, f *FuseText) (free func()) {
 	var made []*C.char
 	str := func(s string) *C.char {
@@ -81,6 +83,9 @@ func fuseText(t *C.vkg_fuse_text, f *FuseText) (free func()) {
 	t.prelude, t.input_decl, t.extra_params = str(f.Prelude), str(f.InputDecl), str(f.ExtraParams)
 	t.entry, t.input_vkfft, t.output_vkfft = opt(f.Entry), opt(f.InputVkFFT), opt(f.OutputVkFFT)
 	t.output_decl, t.entry_prelude = opt(f.OutputDecl), opt(f.EntryPrelude)
+	if f.GroupID != "" {
+		t.group_id, t.group_forbid = str(f.GroupID), str(f.GroupForbid)
+	}
 	return func() {
 		for _, c := range made {
 			C.free(unsafe.Pointer(c))

@@ -197,6 +197,10 @@ typedef struct vkg_plan_params {
 		 * declarations of input and output, the output's new one, the text before the entry */
 		const char *fuse_entry, *fuse_input_vkfft, *fuse_output_vkfft, *fuse_output_decl, *fuse_entry_prelude;
 		vkg_mem fuse_window, fuse_out; /* bound after creation: the window and the store target */
+		/* group accumulation of the fused store (vkg_fuse.h, VKG_FUSE_GROUP) when
+		 * fuse_group_id is set: how the kernel reads its work-group index along the
+		 * batch, and the other reads of it that make the rewriter refuse */
+		const char *fuse_group_id, *fuse_group_forbid;
 	} stages;
 } vkg_plan_params;
 

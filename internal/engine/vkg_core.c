@@ -696,6 +696,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	plan->stage.cfg.fuse_prelude = plan->stage.cfg.fuse_input_decl = plan->stage.cfg.fuse_extra_params = NULL;
 	plan->stage.cfg.fuse_entry = plan->stage.cfg.fuse_input_vkfft = plan->stage.cfg.fuse_output_vkfft = NULL;
 	plan->stage.cfg.fuse_output_decl = plan->stage.cfg.fuse_entry_prelude = NULL;
+	plan->stage.cfg.fuse_group_id = plan->stage.cfg.fuse_group_forbid = NULL;
 	if (cloc) {
 		uselocale(old);
 		freelocale(cloc);

@@ -151,7 +151,8 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 }
 
 /* vkg_fuse_roles says which of the rewrites an axis of the application gets: the load in
- * the first pass a forward transform launches, the store in the last. */
+ * the first pass a forward transform launches, the store in the last (summed per
+ * work-group when the text says how the kernel reads its work-group index). */
 static int vkg_fuse_roles(const struct vkg_stage_state *s, VkFFTApplication *app, VkFFTAxis *axis)
 {
 	int roles = 0;
@@ -166,7 +167,7 @@ static int vkg_fuse_roles(const struct vkg_stage_state *s, VkFFTApplication *app
 	if (s->cfg.fuse_load && axis->specializationConstants.axis_upload_id == (int)(n - 1))
 		roles |= VKG_FUSE_LOAD;
 	if (s->cfg.fuse_store && axis->specializationConstants.axis_upload_id == 0)
-		roles |= VKG_FUSE_STORE;
+		roles |= VKG_FUSE_STORE | (s->cfg.fuse_group_id ? VKG_FUSE_GROUP : 0);
 	return roles;
 }
 
@@ -237,6 +238,8 @@ static char *vkg_fuse_source(const char *src, int *changed)
 	text.output_vkfft = s->cfg.fuse_output_vkfft;
 	text.output_decl = s->cfg.fuse_output_decl;
 	text.entry_prelude = s->cfg.fuse_entry_prelude;
+	text.group_id = s->cfg.fuse_group_id;
+	text.group_forbid = s->cfg.fuse_group_forbid;
 	out = vkg_fuse_rewrite(src, roles, &text, s->why, sizeof s->why);
 	vkg_fuse_dump(src, out, roles);
 	if (out) {
@@ -383,6 +386,15 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			r = cuMemcpyHtoD(dptr, args, sizeof args);
 			if (r != CUDA_SUCCESS)
 				return vkg_fail(st, VKG_ERR_BACKEND, (int)r, "binding the fused kernel's arguments");
+			/* a group-accumulating store may declare shared memory of its own beside
+			 * VkFFT's dynamic share, which VkFFT opts into only past 48 KiB: opt in
+			 * always, so the two together may use what the device allows */
+			r = cuFuncSetAttribute(axis->VkFFTKernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					       (int)axis->specializationConstants.usedSharedMemory.data.i);
+			if (r != CUDA_SUCCESS)
+				return vkg_fail(st, VKG_ERR_UNSUPPORTED, (int)r,
+						"the fused kernel's shared memory and VkFFT's (%d bytes) exceed the device's",
+						(int)axis->specializationConstants.usedSharedMemory.data.i);
 		}
 #elif VKFFT_BACKEND == 3
 		{
@@ -397,6 +409,19 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			if (err != CL_SUCCESS || nargs < 4)
 				return vkg_fail(st, VKG_ERR_BACKEND, err, "binding the fused kernel's arguments (%u of them): error %d",
 						nargs, err);
+			/* a group-accumulating store may declare local memory of its own beside
+			 * VkFFT's: refuse here what a launch could not get */
+			if (app->configuration.device) {
+				cl_ulong used = 0, avail = 0;
+				cl_device_id dev = *app->configuration.device;
+				if (clGetKernelWorkGroupInfo(axis->kernel, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, NULL) ==
+					    CL_SUCCESS &&
+				    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof avail, &avail, NULL) == CL_SUCCESS &&
+				    used > avail)
+					return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+							"the fused kernel needs %llu bytes of local memory, the device has %llu",
+							(unsigned long long)used, (unsigned long long)avail);
+			}
 		}
 #endif
 		/* Vulkan: nothing to bind, the kernels read and write VkFFT's own bindings */
