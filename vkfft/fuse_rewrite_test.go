@@ -180,8 +180,8 @@ func TestFuseRewriteGLSL(t *testing.T) {
 		require.ErrorContains(t, err, c.why, name)
 	}
 	// a store mode without GLSL is refused before any build (the spectrometer then takes another path)
-	for store := storeNone; store <= storeAtomic+1; store++ {
-		require.Equal(t, store <= storeAtomic, glslStores(store), "store %d", store)
+	for store := storeNone; store <= storeGroup+1; store++ {
+		require.Equal(t, store <= storeGroup, glslStores(store), "store %d", store)
 	}
 	src := head + "temp_0 = inputs[consts.inputOffset + a[b]];\noutputs[c[d]] = temp_0;\n}\n"
 	for _, roles := range []int{engine.FuseLoadRole, engine.FuseStoreRole, engine.FuseLoadRole | engine.FuseStoreRole} {

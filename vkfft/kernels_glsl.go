@@ -138,10 +138,10 @@ func glslLoadAt(s loadSpec, window string) string {
 // data of the buffer the first pass writes — the chunk's complex data (spec.chunk FFTs)
 // when that pass is not also the last, else the powers or the bins (windowTail) — and
 // read through the output binding. Which of the two a pass has, the rewriter's
-// VKG_FUSE_ROLES tells.
-func glslFusedText(s loadSpec, store int) engine.FuseText {
+// VKG_FUSE_ROLES tells. A storeGroup store sums as g says (glslGroupFunc).
+func glslFusedText(s loadSpec, store int, g groupSpec) engine.FuseText {
 	var sb strings.Builder
-	if store == storeAtomic {
+	if store == storeAtomic || store == storeGroup {
 		sb.WriteString("#extension GL_EXT_shader_atomic_float : require\n")
 	}
 	stored := int64(s.n) // floats before the window in the store target: the bins
@@ -168,17 +168,69 @@ func glslFusedText(s loadSpec, store int) engine.FuseText {
 	sb.WriteString("#endif\n#define vkg_load(a, i, w) vkg_load_at(i)\n#define vkg_store(o, i, v) vkg_store_at(i, v)\n")
 	t := engine.FuseText{
 		Entry: "main", InputVkFFT: "vec2 inputs", OutputVkFFT: "vec2 outputs",
-		InputDecl: "uint inputs[]", EntryPrelude: sb.String(),
+		InputDecl: "uint inputs[]",
 	}
+	if store == storeGroup {
+		sb.WriteString(glslGroupFunc(s.n, g))
+		t.GroupID, t.GroupForbid = groupID(Vulkan)
+		t.GroupShared = groupShared(s.n, g)
+	}
+	t.EntryPrelude = sb.String()
 	if store != storeNone {
 		t.OutputDecl = "float outputs[]"
 	}
 	return t
 }
 
+// glslGroupFunc is groupFunc in GLSL, for the pass of the group role only: VkFFT's grid
+// along y is the batch, a turn ends with a barrier over shared memory, and the bins
+// (outputs, redeclared as floats) take atomicAdd. GLSL declares shared memory only
+// outside main, so the shared sums are declared here, before it; adding to them needs
+// the device's shaderSharedFloat32AtomicAdd (the spectrometer asks for registers
+// without it).
+func glslGroupFunc(n int, g groupSpec) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `#if (VKG_FUSE_ROLES & %d) != 0
+#define VKG_GROUP_BATCH %du
+#define VKG_GROUP_FIRST (gl_WorkGroupID.y * VKG_GROUP_BATCH)
+#define VKG_GROUP_BEGIN for (uint vkg_it = 0u; vkg_it < VKG_GROUP_BATCH; vkg_it++) { \
+	uint vkg_by = VKG_GROUP_FIRST + vkg_it; \
+	if (vkg_by >= gl_NumWorkGroups.y) break;
+#define VKG_GROUP_END memoryBarrierShared(); barrier(); }
+`, engine.FuseGroupRole, g.transforms)
+	if g.sum == GroupSumShared {
+		fmt.Fprintf(&sb, `#define VKG_GBINS %du
+#define VKG_NTHREADS (gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z)
+shared float vkg_sacc[VKG_GBINS];
+#define VKG_GROUP_ENTER if (VKG_GROUP_FIRST >= gl_NumWorkGroups.y) return; \
+	for (uint vkg_i = gl_LocalInvocationIndex; vkg_i < VKG_GBINS; vkg_i += VKG_NTHREADS) vkg_sacc[vkg_i] = 0.0f; \
+	memoryBarrierShared(); barrier();
+#define VKG_GACC(a, b)
+#define VKG_GSTORE(o, i, v, a, b) { vec2 vkg_v = v; \
+	atomicAdd(vkg_sacc[uint(i) %% VKG_N], vkg_v.x * vkg_v.x + vkg_v.y * vkg_v.y); }
+#define VKG_GFLUSH(o, a, b)
+#define VKG_GROUP_LEAVE for (uint vkg_i = gl_LocalInvocationIndex; vkg_i < VKG_GBINS; vkg_i += VKG_NTHREADS) { \
+	float vkg_s = vkg_sacc[vkg_i]; if (vkg_s != 0.0f) atomicAdd(outputs[vkg_i], vkg_s); }
+#endif
+`, n)
+		return sb.String()
+	}
+	sb.WriteString(`#define VKG_NOBIN 0xffffffffu
+#define VKG_GROUP_ENTER if (VKG_GROUP_FIRST >= gl_NumWorkGroups.y) return;
+#define VKG_GACC(a, b) float a = 0.0f; uint b = VKG_NOBIN
+#define VKG_GSTORE(o, i, v, a, b) { uint vkg_b = uint(i) % VKG_N; vec2 vkg_v = v; \
+	if (vkg_b != b) { if (b != VKG_NOBIN) atomicAdd(outputs[b], a); b = vkg_b; a = 0.0f; } \
+	a += vkg_v.x * vkg_v.x + vkg_v.y * vkg_v.y; }
+#define VKG_GFLUSH(o, a, b) if (b != VKG_NOBIN) atomicAdd(outputs[b], a)
+#define VKG_GROUP_LEAVE
+#endif
+`)
+	return sb.String()
+}
+
 // glslStores reports whether glslFusedText has GLSL for a store of mode store.
 func glslStores(store int) bool {
-	return store == storeNone || store == storePower || store == storeAtomic
+	return store == storeNone || store == storePower || store == storeAtomic || store == storeGroup
 }
 
 // windowTail is the bytes a GLSL fused kernel's window takes after the data of a buffer

@@ -406,6 +406,10 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 			if !glslStores(store) {
 				return nil, fmt.Errorf("%w: the fused store %d has no GLSL", ErrUnsupported, store)
 			}
+			if store == storeGroup && g.sum == GroupSumShared && !sp.dev.props.SharedFloatAtomics {
+				return nil, fmt.Errorf("%w: shared sums on Vulkan add floats atomically in shared memory "+
+					"(shaderSharedFloat32AtomicAdd), which this device lacks", ErrUnsupported)
+			}
 			// a shader's buffers are VkFFT's bindings: the store target is the plan's
 			// output, and the window follows the data of the buffers bound
 			if store != storeNone {

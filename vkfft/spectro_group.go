@@ -129,11 +129,11 @@ func validateGroup(cfg *SpectrometerConfig) error {
 	return nil
 }
 
-// groupsApply says whether a spectrometer of cfg on d can take the fused atomic path with
-// a group sum: not on Vulkan, whose GLSL has no group store yet (its fused atomic path
-// adds every element).
+// groupsApply says whether a spectrometer of cfg on d can take the fused atomic path, the
+// only one a group sum shapes (not on a Vulkan device without float atomics, which
+// takes the power store).
 func groupsApply(d *Device, cfg *SpectrometerConfig) bool {
-	return cfg.Input.Complex() && compiledBackend != Vulkan && fusedStagesAvailable(d, cfg) &&
+	return cfg.Input.Complex() && fusedStagesAvailable(d, cfg) && companionFloatAtomics(d) &&
 		(cfg.Fusion == FusionAtomic || cfg.Fusion == FusionAuto && defaultFusion(d) == FusionAtomic)
 }
 

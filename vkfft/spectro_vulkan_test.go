@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -202,8 +204,10 @@ func checkSpectrometerOn(t *testing.T, sp *Spectrometer, rng *rand.Rand) {
 }
 
 // The rewritten GLSL of every sample kernel VkFFT generated (testdata/vkfft-src), for
-// every complex format, store mode and window, compiles with glslang and makes a
-// pipeline on this device (a companion module whose one kernel binds VkFFT's buffers).
+// every complex format, store mode and window, and the group stores of the last passes
+// (register sums, and shared sums where they fit beside VkFFT's shared memory), compiles
+// with glslang and makes a pipeline on this device (a companion module whose one kernel
+// binds VkFFT's buffers).
 func TestVulkanFusedKernelsBuild(t *testing.T) {
 	files, err := filepath.Glob("testdata/vkfft-src/vk_*.comp.gz")
 	require.NoError(t, err)
@@ -213,32 +217,102 @@ func TestVulkanFusedKernelsBuild(t *testing.T) {
 	h, err := testDev.use("test")
 	require.NoError(t, err)
 	defer testDev.mu.RUnlock()
-	stores := []int{storeNone, storePower}
-	if companionFloatAtomics(testDev) {
-		stores = append(stores, storeAtomic)
+	type store struct {
+		mode  int
+		group groupSpec
 	}
+	stores := []store{{storeNone, groupSpec{}}, {storePower, groupSpec{}}}
+	if companionFloatAtomics(testDev) {
+		stores = append(stores, store{storeAtomic, groupSpec{}}, store{storeGroup, groupSpec{GroupSumRegisters, 3}})
+		if testDev.props.SharedFloatAtomics {
+			stores = append(stores, store{storeGroup, groupSpec{GroupSumShared, 4}})
+		}
+	}
+	sdata := regexp.MustCompile(`shared vec2 sdata\[(\d+)\]`)
+	built := map[GroupSum]int{}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".gz")
 		src := gunzip(t, f)
 		roles := vkfftSampleRoles(name)
+		m := sdata.FindStringSubmatch(src)
+		require.NotNil(t, m, "%s: VkFFT's shared memory", name)
+		vkfftShared, err := strconv.Atoi(m[1])
+		require.NoError(t, err)
 		// VkFFT's bindings, then its two offsets as push constants
 		sig := strings.Repeat("b", strings.Count(src, "binding =")) + "ss"
 		for i, format := range []SampleFormat{ComplexInt8, ComplexInt16, ComplexUint8, ComplexFloat16} {
-			for _, store := range stores {
+			for _, st := range stores {
 				r := roles
-				if store == storeNone { // a plan that stores nothing has no store pass
+				if st.mode == storeNone { // a plan that stores nothing has no store pass
 					r &^= engine.FuseStoreRole
 				}
 				if r == 0 || (r == engine.FuseStoreRole && i > 0) { // a store pass reads no samples
 					continue
 				}
-				spec := loadSpec{format: format, n: 4096, scale: 0.5, window: (i+store)%2 == 0, chunk: 2}
-				out, err := engine.FuseRewrite(src, r, fusedText(Vulkan, spec, store, groupSpec{}))
-				require.NoError(t, err, "%s %v store %d", name, format, store)
-				m, _, err := engine.ModuleBuild(h, glslKernelMarker+"vkg_fused "+sig+" 64\n"+out, nil)
-				require.NoError(t, err, "%s %v store %d", name, format, store)
-				engine.ModuleDestroy(m)
+				spec := loadSpec{format: format, n: 4096, scale: 0.5, window: (i+st.mode)%2 == 0, chunk: 2}
+				if st.mode == storeGroup {
+					spec.n = 256 // the shared sums' bins
+					if r&engine.FuseStoreRole == 0 || i > 0 || (st.group.sum == GroupSumShared &&
+						uint64(8*vkfftShared+groupShared(spec.n, st.group)) > testDev.props.LocalMemory) {
+						continue
+					}
+					r |= engine.FuseGroupRole
+					built[st.group.sum]++
+				}
+				what := fmt.Sprintf("%s %v store %d %v", name, format, st.mode, st.group)
+				out, err := engine.FuseRewrite(src, r, fusedText(Vulkan, spec, st.mode, st.group))
+				require.NoError(t, err, what)
+				mod, _, err := engine.ModuleBuild(h, glslKernelMarker+"vkg_fused "+sig+" 64\n"+out, nil)
+				require.NoError(t, err, what)
+				engine.ModuleDestroy(mod)
 			}
 		}
 	}
+	if companionFloatAtomics(testDev) {
+		require.Positive(t, built[GroupSumRegisters], "group stores with register sums built")
+		if testDev.props.SharedFloatAtomics {
+			require.Positive(t, built[GroupSumShared], "group stores with shared sums built")
+		}
+	}
+}
+
+// Group sums on Vulkan take the GLSL group store (TestSpectrometerGroupAccuracy runs it
+// against the float64 reference); shared sums that cannot run fall back to registers
+// over as many transforms, saying why, and the bins stay right: where they do not fit
+// beside VkFFT's shared memory (4096 points in one pass fill llvmpipe's 32 KiB), and on
+// a device without shaderSharedFloat32AtomicAdd.
+func TestVulkanFusedGroupSums(t *testing.T) {
+	if !groupsHere() {
+		t.Skip("no fused atomic path on this device (no float atomics)")
+	}
+	rng := rand.New(rand.NewPCG(35, 36))
+	cfg := SpectrometerConfig{N: 4096, Batch: 8, Chunk: 4, Input: ComplexInt8, GroupSum: GroupSumShared,
+		GroupTransforms: 3}
+	sp, err := NewSpectrometer(testDev, cfg)
+	require.NoError(t, err)
+	g := sp.Group()
+	t.Logf("4096 points, shared x3 asked: %v, refused %q", g, g.Refused)
+	if engine.PlanAxisUploads(sp.plan) == 1 && testDev.props.LocalMemory < 8*4096+4*4096 {
+		require.Equal(t, GroupSumRegisters, g.Sum)
+		require.Equal(t, 3, g.Transforms)
+		require.Contains(t, g.Refused, "shared memory")
+		require.Contains(t, g.Refused, "exceed the device's")
+	}
+	require.Equal(t, FusionAtomic, sp.Fusion())
+	checkVulkanSpectrometer(t, sp, rng)
+	require.NoError(t, sp.Close())
+
+	d, err := Open(0)
+	require.NoError(t, err)
+	defer d.Close()
+	d.props.SharedFloatAtomics = false // what this device would report without the feature
+	sp, err = NewSpectrometer(d, SpectrometerConfig{N: 512, Batch: 8, Input: ComplexInt8, GroupSum: GroupSumShared,
+		GroupTransforms: 4})
+	require.NoError(t, err)
+	defer sp.Close()
+	g = sp.Group()
+	require.Equal(t, GroupSumRegisters, g.Sum)
+	require.Equal(t, 4, g.Transforms)
+	require.Contains(t, g.Refused, "shaderSharedFloat32AtomicAdd")
+	checkSpectrometerOn(t, sp, rng)
 }

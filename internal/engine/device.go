@@ -44,21 +44,22 @@ func DeviceCount() (int, error) {
 
 func infoFromC(ci *C.vkg_device_info) DeviceInfo {
 	return DeviceInfo{
-		Name:            C.GoString(&ci.name[0]),
-		Vendor:          C.GoString(&ci.vendor[0]),
-		Driver:          C.GoString(&ci.driver[0]),
-		Platform:        C.GoString(&ci.platform[0]),
-		GlobalMemory:    uint64(ci.global_mem),
-		MaxAllocation:   uint64(ci.max_alloc),
-		VendorID:        uint32(ci.vendor_id),
-		ComputeMajor:    int(ci.compute_major),
-		ComputeMinor:    int(ci.compute_minor),
-		DoublePrecision: ci.fp64 != 0,
-		HalfPrecision:   ci.fp16 != 0,
-		HostMemory:      ci.host_memory != 0,
-		LocalMemory:     uint64(ci.local_mem),
-		FloatAtomics:    ci.float_atomics != 0,
-		MaxBinding:      uint64(ci.max_binding),
+		Name:               C.GoString(&ci.name[0]),
+		Vendor:             C.GoString(&ci.vendor[0]),
+		Driver:             C.GoString(&ci.driver[0]),
+		Platform:           C.GoString(&ci.platform[0]),
+		GlobalMemory:       uint64(ci.global_mem),
+		MaxAllocation:      uint64(ci.max_alloc),
+		VendorID:           uint32(ci.vendor_id),
+		ComputeMajor:       int(ci.compute_major),
+		ComputeMinor:       int(ci.compute_minor),
+		DoublePrecision:    ci.fp64 != 0,
+		HalfPrecision:      ci.fp16 != 0,
+		HostMemory:         ci.host_memory != 0,
+		LocalMemory:        uint64(ci.local_mem),
+		FloatAtomics:       ci.float_atomics != 0,
+		SharedFloatAtomics: ci.shared_float_atomics != 0,
+		MaxBinding:         uint64(ci.max_binding),
 	}
 }
 

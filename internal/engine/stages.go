@@ -61,6 +61,7 @@ func fillStages(cs *C.struct_vkg_plan_stages, s *StageParams) (free func()) {
 	cs.fuse_entry, cs.fuse_input_vkfft, cs.fuse_output_vkfft = t.entry, t.input_vkfft, t.output_vkfft
 	cs.fuse_output_decl, cs.fuse_entry_prelude = t.output_decl, t.entry_prelude
 	cs.fuse_group_id, cs.fuse_group_forbid = t.group_id, t.group_forbid
+	cs.fuse_group_shared = C.uint64_t(s.Fuse.GroupShared)
 	return free
 }
 

@@ -201,6 +201,10 @@ typedef struct vkg_plan_params {
 		 * fuse_group_id is set: how the kernel reads its work-group index along the
 		 * batch, and the other reads of it that make the rewriter refuse */
 		const char *fuse_group_id, *fuse_group_forbid;
+		/* bytes of shared memory the group store declares beside VkFFT's: checked against
+		 * the device's limit before a GLSL kernel is compiled (the CUDA and OpenCL drivers
+		 * refuse such a kernel themselves) */
+		uint64_t fuse_group_shared;
 	} stages;
 } vkg_plan_params;
 

@@ -230,6 +230,23 @@ static char *vkg_fuse_source(const char *src, int *changed)
 	roles = vkg_fuse_roles(s, s->app, axis);
 	if (!roles)
 		return (char *)src;
+#if VKFFT_BACKEND == 0
+	/* glslang and the pipeline take a kernel whose shared memory exceeds the device's
+	 * (its dispatch would be invalid): a group store's sums that do not fit beside
+	 * VkFFT's are refused here */
+	if ((roles & VKG_FUSE_GROUP) && s->cfg.fuse_group_shared) {
+		VkPhysicalDeviceProperties pp;
+		uint64_t used = (uint64_t)axis->specializationConstants.usedSharedMemory.data.i;
+		vkGetPhysicalDeviceProperties(*s->app->configuration.physicalDevice, &pp);
+		if (used + s->cfg.fuse_group_shared > pp.limits.maxComputeSharedMemorySize) {
+			snprintf(s->why, sizeof s->why,
+				 "group accumulation: its %llu bytes of shared memory and VkFFT's %llu exceed the device's %u",
+				 (unsigned long long)s->cfg.fuse_group_shared, (unsigned long long)used,
+				 pp.limits.maxComputeSharedMemorySize);
+			return NULL;
+		}
+	}
+#endif
 	text.prelude = s->cfg.fuse_prelude;
 	text.input_decl = s->cfg.fuse_input_decl ? s->cfg.fuse_input_decl : "float2* inputs";
 	text.extra_params = s->cfg.fuse_extra_params ? s->cfg.fuse_extra_params : "";
