@@ -138,6 +138,7 @@ static int qualifies(VkPhysicalDevice pd, uint32_t *family, uint32_t *nqueues)
 	VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &tl};
 	VkQueueFamilyProperties fams[32];
 	uint32_t n = 32, i, best = UINT32_MAX;
+	int want_graphics;
 	vkGetPhysicalDeviceProperties(pd, &p);
 	if (p.apiVersion < VK_API_VERSION_1_2)
 		return 0;
@@ -145,12 +146,17 @@ static int qualifies(VkPhysicalDevice pd, uint32_t *family, uint32_t *nqueues)
 	if (!tl.timelineSemaphore)
 		return 0;
 	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, fams);
-	/* prefer a compute family without graphics (NVIDIA's async compute family) */
+	/* prefer a compute family without graphics (NVIDIA's async compute family), unless
+	 * VKFFTGO_VULKAN_FAMILY=graphics asks for the universal one (its copies and
+	 * dispatches are scheduled differently on some drivers: a measurement knob) */
+	want_graphics = getenv("VKFFTGO_VULKAN_FAMILY") && strcmp(getenv("VKFFTGO_VULKAN_FAMILY"), "graphics") == 0;
 	for (i = 0; i < n; i++) {
+		int has_g, best_g;
 		if (!(fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT))
 			continue;
-		if (best == UINT32_MAX || ((fams[best].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
-					   !(fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)))
+		has_g = (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
+		best_g = best != UINT32_MAX && (fams[best].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
+		if (best == UINT32_MAX || (best_g != want_graphics && has_g == want_graphics))
 			best = i;
 	}
 	if (best == UINT32_MAX)
