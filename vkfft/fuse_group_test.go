@@ -13,7 +13,8 @@ import (
 )
 
 // The group-accumulating store on the last passes VkFFT 1.3.4 really generated (CUDA
-// for an H200, one and two passes; OpenCL from PoCL), in both flavours: the loop opens
+// for an H200, one and two passes; OpenCL from PoCL; GLSL from llvmpipe, one, two and
+// three passes), in both flavours: the loop opens
 // after the shared-memory declarations and closes before the kernel's last brace, every
 // write becomes a VKG_GSTORE of its own accumulator (declared before the loop, flushed
 // after it), the batch index is read only as vkg_by, and nothing else changes. With
@@ -32,6 +33,10 @@ func TestFuseGroupRewriteVkFFTKernels(t *testing.T) {
 		{"cu_n65536_0.cu", 0, 65536},
 		{"cu_n1048576_0.cu", 0, 1 << 20},
 		{"cl_n256_0.cl", engine.FuseLoadRole, 256},
+		{"vk_n256_0.comp", engine.FuseLoadRole, 256},
+		{"vk_n4096_0.comp", engine.FuseLoadRole, 4096},
+		{"vk_n65536_0.comp", 0, 65536},
+		{"vk_n1048576_0.comp", 0, 1 << 20},
 	} {
 		for _, sum := range []GroupSum{GroupSumRegisters, GroupSumShared} {
 			if sum == GroupSumShared && c.n > maxSharedBins {
@@ -41,17 +46,28 @@ func TestFuseGroupRewriteVkFFTKernels(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				src := gunzip(t, "testdata/vkfft-src/"+c.file+".gz")
 				backend := OpenCL
-				if strings.HasSuffix(c.file, ".cu") {
+				switch filepath.Ext(c.file) {
+				case ".cu":
 					backend = CUDA
+				case ".comp":
+					backend = Vulkan
 				}
 				id, _ := groupID(backend)
-				text := fusedText(backend, loadSpec{format: ComplexInt16, n: c.n, scale: 0.5, window: true}, storeGroup,
-					groupSpec{sum: sum, transforms: 16})
-				require.Contains(t, text.Prelude, "#define VKG_GROUP_BATCH 16u")
-				out, err := engine.FuseRewrite(src, engine.FuseStoreRole|engine.FuseGroupRole|c.roles, text)
+				text := fusedText(backend, loadSpec{format: ComplexInt16, n: c.n, scale: 0.5, window: true, chunk: 2},
+					storeGroup, groupSpec{sum: sum, transforms: 16})
+				require.Contains(t, text.Prelude+text.EntryPrelude, "#define VKG_GROUP_BATCH 16u")
+				roles := engine.FuseStoreRole | engine.FuseGroupRole | c.roles
+				out, err := engine.FuseRewrite(src, roles, text)
 				require.NoError(t, err)
 				body := strings.TrimPrefix(out, text.Prelude)
 				require.Len(t, body, len(out)-len(text.Prelude), "the prelude comes first")
+				entry := "VkFFT_main"
+				if text.EntryPrelude != "" { // GLSL's, right before main: the rest is VkFFT's
+					entry = "void main()"
+					pre := fmt.Sprintf("#define VKG_FUSE_ROLES %d\n%s", roles, text.EntryPrelude)
+					require.Equal(t, 1, strings.Count(body, pre+entry))
+					body = strings.Replace(body, pre, "", 1)
+				}
 				lines := strings.Split(body, "\n")
 				at := func(marker string) int {
 					t.Helper()
@@ -67,7 +83,7 @@ func TestFuseGroupRewriteVkFFTKernels(t *testing.T) {
 				}
 				enter, begin, end, leave := at("VKG_GROUP_ENTER"), at("VKG_GROUP_BEGIN"), at("VKG_GROUP_END"),
 					at("VKG_GROUP_LEAVE")
-				sigRow := strings.Count(body[:strings.Index(body, "VkFFT_main")], "\n")
+				sigRow := strings.Count(body[:strings.Index(body, entry)], "\n")
 				// between the signature and the loop: only shared memory and blank lines
 				for _, l := range lines[sigRow+1 : enter] {
 					require.True(t, strings.TrimSpace(l) == "" || strings.Contains(l, "__local") ||
@@ -78,9 +94,13 @@ func TestFuseGroupRewriteVkFFTKernels(t *testing.T) {
 				require.Equal(t, "}", strings.TrimSpace(lines[leave+1]), "the kernel ends after the exit")
 				require.Empty(t, strings.TrimSpace(strings.Join(lines[leave+2:], "")))
 
-				stores := strings.Count(src, "outputs[")
+				declared := 0 // GLSL declares the buffers as "vec2 outputs[4096]", the C dialects as parameters
+				if backend == Vulkan {
+					declared = 1
+				}
+				stores := strings.Count(src, "outputs[") - declared
 				require.Positive(t, stores)
-				require.NotContains(t, body, "outputs[")
+				require.Equal(t, declared, strings.Count(body, "outputs["), "no write of outputs left")
 				require.NotContains(t, body, "vkg_store(")
 				loop := strings.Join(lines[begin+1:end], "\n")
 				for s := 0; s < stores; s++ { // each statement its own accumulator, in order
@@ -95,7 +115,7 @@ func TestFuseGroupRewriteVkFFTKernels(t *testing.T) {
 				require.NotContains(t, body, id)
 				require.Equal(t, strings.Count(src, id), strings.Count(loop, "vkg_by"))
 				if c.roles&engine.FuseLoadRole != 0 {
-					require.Equal(t, strings.Count(src, "inputs["), strings.Count(loop, "vkg_load(inputs, ("))
+					require.Equal(t, strings.Count(src, "inputs[")-declared, strings.Count(loop, "vkg_load(inputs, ("))
 				}
 				// every other line of VkFFT's is there unchanged, in order; six lines added
 				kept := append(append(append([]string{}, lines[:enter]...), lines[begin+1:end]...), lines[leave+1:]...)
@@ -103,7 +123,15 @@ func TestFuseGroupRewriteVkFFTKernels(t *testing.T) {
 				require.Len(t, kept, len(srcLines))
 				for i, l := range srcLines {
 					switch {
-					case strings.Contains(l, "VkFFT_main"):
+					case strings.Contains(l, entry):
+					case strings.Contains(l, "outputs[") && backend == Vulkan && strings.HasPrefix(l, "\tvec2 outputs["):
+						require.Equal(t, "\t"+text.OutputDecl+";", kept[i], "GLSL's output redeclared")
+					case strings.Contains(l, "inputs[") && backend == Vulkan && strings.HasPrefix(l, "\tvec2 inputs["):
+						if c.roles&engine.FuseLoadRole != 0 {
+							require.Equal(t, "\t"+text.InputDecl+";", kept[i], "GLSL's input redeclared")
+						} else {
+							require.Equal(t, l, kept[i])
+						}
 					case strings.Contains(l, "outputs["):
 						require.Contains(t, kept[i], "VKG_GSTORE(VKG_OUT, (")
 					case strings.Contains(l, "inputs[") && c.roles&engine.FuseLoadRole != 0:
@@ -180,4 +208,21 @@ func TestFuseGroupRewriteRefuses(t *testing.T) {
 	require.Contains(t, out, "shiftY = vkg_by;\nshiftX = get_group_id(0);\n")
 	_, err = engine.FuseRewrite(strings.Replace(cl, "get_group_id(0)", "get_global_id(1)", 1), roles, clText)
 	require.ErrorContains(t, err, "reads get_global_id(1)")
+	// and GLSL's: the id a vector's component, the shared sums declared before main (where
+	// GLSL keeps shared memory), the global id refused
+	glsl := "#version 450\nlayout(std430, binding = 0) buffer DataIn{\n\tvec2 inputs[64];\n};\n" +
+		"layout(std430, binding = 1) buffer DataOut{\n\tvec2 outputs[64];\n};\nshared vec2 sdata[64];\n" +
+		"void main() {\nshiftY = gl_WorkGroupID.y;\nshiftX = gl_WorkGroupID.x;\noutputs[shiftY] = temp_0;\n}\n"
+	glText := fusedText(Vulkan, loadSpec{format: ComplexInt8, n: 64, scale: 1, chunk: 1}, storeGroup,
+		groupSpec{sum: GroupSumShared, transforms: 4})
+	require.Equal(t, 256, glText.GroupShared, "64 bins of shared sums")
+	out, err = engine.FuseRewrite(glsl, roles, glText)
+	require.NoError(t, err)
+	main := strings.Index(out, "void main() {\nVKG_GROUP_ENTER\n")
+	require.Positive(t, main)
+	require.Less(t, strings.Index(out, "shared float vkg_sacc[VKG_GBINS];"), main)
+	require.Contains(t, out, "shiftY = vkg_by;\nshiftX = gl_WorkGroupID.x;\n")
+	require.Contains(t, out, "VKG_GSTORE(VKG_OUT, (shiftY), (temp_0), vkg_acc0, vkg_bin0);\nVKG_GROUP_END\n")
+	_, err = engine.FuseRewrite(strings.Replace(glsl, "gl_WorkGroupID.x", "gl_GlobalInvocationID.y", 1), roles, glText)
+	require.ErrorContains(t, err, "reads gl_GlobalInvocationID.y")
 }

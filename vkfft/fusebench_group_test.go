@@ -27,8 +27,8 @@ import (
 //	                                              tuned (the stored choice), off (an atomic
 //	                                              add per element: the path before group sums)
 func benchGroups(t *testing.T, n, b, iters int, buf *Buffer[int8], samples []int8) {
-	if !fusedStagesAvailable() {
-		fmt.Printf("group %d %d: no fused stages in this build\n", n, b)
+	if !groupsHere() {
+		fmt.Printf("group %d %d: no fused atomic path on this device\n", n, b)
 		return
 	}
 	t0 := time.Now()

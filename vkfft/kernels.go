@@ -59,6 +59,7 @@ type loadSpec struct {
 	n      int     // points per transform (window period)
 	scale  float64 // multiplies every sample
 	window bool    // multiply by w[i % n]
+	chunk  int     // FFTs per chunk: where GLSL's fused kernels find the window (glslFusedText)
 }
 
 // loadFunc defines vkg_load(in, i, w): sample i as float2 (complex formats) or float
@@ -231,11 +232,24 @@ func groupFunc(b Backend, n int, g groupSpec) string {
 // batch, and forbid the other reads of a batch position the rewriter must refuse (each
 // work-group of a group-accumulating kernel stands for several of VkFFT's).
 func groupID(b Backend) (id, forbid string) {
-	id, forbid = "get_group_id(1)", "get_global_id(1) get_global_offset(1)"
-	if b == CUDA {
+	switch b {
+	case CUDA:
 		id, forbid = "blockIdx.y", ""
+	case Vulkan:
+		id, forbid = "gl_WorkGroupID.y", "gl_GlobalInvocationID.y"
+	default:
+		id, forbid = "get_group_id(1)", "get_global_id(1) get_global_offset(1)"
 	}
 	return id, strings.TrimSpace(forbid + " " + groupForbidHook)
+}
+
+// groupShared is the bytes of shared memory a group store of g for n bins declares
+// beside VkFFT's: n floats for shared sums, none for register sums.
+func groupShared(n int, g groupSpec) int {
+	if g.sum == GroupSumShared {
+		return 4 * n
+	}
+	return 0
 }
 
 // groupForbidHook adds words to the rewriter's refusals of a group store (tests: a
@@ -245,6 +259,9 @@ var groupForbidHook string
 // fusedText is the text the rewriter splices into VkFFT's kernels for a fused load of
 // s and a store of mode store; a storeGroup store sums as g says.
 func fusedText(b Backend, s loadSpec, store int, g groupSpec) engine.FuseText {
+	if b == Vulkan {
+		return glslFusedText(s, store, g)
+	}
 	var sb strings.Builder
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, s))
@@ -253,6 +270,7 @@ func fusedText(b Backend, s loadSpec, store int, g groupSpec) engine.FuseText {
 	if store == storeGroup {
 		sb.WriteString(groupFunc(b, s.n, g))
 		t.GroupID, t.GroupForbid = groupID(b)
+		t.GroupShared = groupShared(s.n, g)
 	}
 	if b == CUDA {
 		// VkFFT passes a fixed argument list: the two pointers live in a module variable

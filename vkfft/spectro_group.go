@@ -129,11 +129,12 @@ func validateGroup(cfg *SpectrometerConfig) error {
 	return nil
 }
 
-// groupsApply says whether a spectrometer of cfg can take the fused atomic path, the only
-// one a group sum shapes.
-func groupsApply(cfg *SpectrometerConfig) bool {
-	return cfg.Input.Complex() && fusedStagesAvailable() && (cfg.Fusion == FusionAtomic ||
-		cfg.Fusion == FusionAuto && defaultFusion() == FusionAtomic)
+// groupsApply says whether a spectrometer of cfg on d can take the fused atomic path, the
+// only one a group sum shapes (not on a Vulkan device without float atomics, which
+// takes the power store).
+func groupsApply(d *Device, cfg *SpectrometerConfig) bool {
+	return cfg.Input.Complex() && fusedStagesAvailable(d, cfg) && companionFloatAtomics(d) &&
+		(cfg.Fusion == FusionAtomic || cfg.Fusion == FusionAuto && defaultFusion(d) == FusionAtomic)
 }
 
 // defaultGroup is the group sum used when nothing is stored: as many transforms per
@@ -159,7 +160,7 @@ func defaultGroup(n, chunk int) groupSpec {
 // builds spectrometers to measure, so the caller holds no lock of d.
 func chooseGroup(d *Device, cfg *SpectrometerConfig) (GroupTuning, error) {
 	off := GroupTuning{Sum: GroupSumOff, Transforms: 1, Source: TunedNone}
-	if !groupsApply(cfg) {
+	if !groupsApply(d, cfg) {
 		return off, nil
 	}
 	def := defaultGroup(cfg.N, cfg.Chunk)

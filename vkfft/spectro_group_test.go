@@ -36,7 +36,7 @@ func checkSpectrometer(t *testing.T, sp *Spectrometer, rng *rand.Rand) float64 {
 	return e
 }
 
-// The group store on PoCL against the float64 reference: one pass and two (a small
+// The group store on PoCL and llvmpipe against the float64 reference: one pass and two (a small
 // SharedMemory splits 4096 points), both flavours, 1, 3 (not dividing the chunk, so
 // the last work-group runs short) and 16 transforms per work-group, windows, scale,
 // fftshift, every complex format, both bin orders.
@@ -69,16 +69,22 @@ func TestSpectrometerGroupAccuracy(t *testing.T) {
 			GroupTransforms: 16, SharedMemory: 8192, BinOrder: BinOrderVkFFT, FFTShift: true, Window: hann(4096)},
 			GroupSumShared, 16},
 	}
-	if !fusedStagesAvailable() {
-		cases = cases[:1] // the rest would test the companion path again
+	if !groupsHere() {
+		cases = cases[:1] // the rest would test the same path again
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if compiledBackend == Vulkan && c.cfg.Window != nil && c.cfg.SharedMemory != 0 {
+				// GLSL's windowed load finds no window where VkFFT's four-step reordering
+				// has the first of several passes write its own buffer (the companion
+				// path; TestVulkanFusedFallbacks): the group store is tested without
+				c.cfg.Window = nil
+			}
 			sp, err := NewSpectrometer(testDev, c.cfg)
 			require.NoError(t, err)
 			defer sp.Close()
-			if !fusedStagesAvailable() { // the companion path, whatever the group settings
-				require.Equal(t, FusionCompanion, sp.Fusion())
+			if !groupsHere() { // no fused atomic path here, whatever the group settings
+				require.Equal(t, fusionOnThisBackend(testDev, c.cfg), sp.Fusion())
 				require.Equal(t, GroupSumOff, sp.Group().Sum)
 				checkSpectrometer(t, sp, rng)
 				return
@@ -99,7 +105,7 @@ func TestSpectrometerGroupAccuracy(t *testing.T) {
 // A group store the rewriter refuses leaves the fused atomic path, with an atomic add per
 // element, and says why; the bins stay right.
 func TestSpectrometerGroupFallback(t *testing.T) {
-	if !fusedStagesAvailable() {
+	if !groupsHere() {
 		t.Skip("no fused stages in this build")
 	}
 	groupForbidHook = "shiftX" // every kernel VkFFT writes reads it
@@ -118,7 +124,7 @@ func TestSpectrometerGroupFallback(t *testing.T) {
 
 // Sums in shared memory that do not fit go to registers over as many transforms.
 func TestSpectrometerGroupSharedFallsBackToRegisters(t *testing.T) {
-	if !fusedStagesAvailable() {
+	if !groupsHere() {
 		t.Skip("no fused stages in this build")
 	}
 	groupBuildHook = func(g groupSpec) error {
@@ -141,10 +147,17 @@ func TestSpectrometerGroupSharedFallsBackToRegisters(t *testing.T) {
 
 func rng0() *rand.Rand { return rand.New(rand.NewPCG(5, 6)) }
 
+// groupsHere says whether spectrometers on the test device take group sums at all: the
+// fused atomic path (not on a Vulkan device without float atomics).
+func groupsHere() bool {
+	cfg := SpectrometerConfig{N: 256, Batch: 1, Input: ComplexInt8}
+	return groupsApply(testDev, &cfg)
+}
+
 // TuneSpectrometer measures, stores and is then used by GroupSumAuto: in this process,
 // in another (the kernel-cache directory), for the same key only, and not with TuneOff.
 func TestSpectrometerGroupTuning(t *testing.T) {
-	if !fusedStagesAvailable() {
+	if !groupsHere() {
 		_, err := TuneSpectrometer(testDev, SpectrometerConfig{N: 256, Batch: 8, Input: ComplexInt8})
 		require.ErrorIs(t, err, ErrUnsupported)
 		return
@@ -316,12 +329,10 @@ func TestSpectrometerGroupBadConfig(t *testing.T) {
 // to the next (VkFFT's kernels never do that, so a kernel of the same form written here
 // does): the register sums flush on every change, the shared ones are per bin anyway.
 // Four work-items per group each store one sample of a 4-point "transform" y into bin
-// (5y + i) mod 8, over 10 transforms, 3 per work-group.
+// (5y + i) mod 8, over 10 transforms, 3 per work-group; in OpenCL C on PoCL, in GLSL on
+// llvmpipe.
 func TestFusedGroupMovingBins(t *testing.T) {
-	if compiledBackend != OpenCL {
-		t.Skip("the kernel below is OpenCL C")
-	}
-	const src = `__kernel void VkFFT_main (__global float2* inputs, __global float2* outputs) {
+	const clSrc = `__kernel void VkFFT_main (__global float2* inputs, __global float2* outputs) {
 __local float2 sdata[4];
 
 unsigned int shiftY = get_group_id(1);
@@ -331,6 +342,35 @@ barrier(CLK_LOCAL_MEM_FENCE);
 outputs[shiftY * 5 + i] = sdata[3 - i];
 }
 `
+	const glslSrc = `#version 450
+layout(local_size_x = 4) in;
+layout(std430, binding = 0) buffer DataIn{
+	vec2 inputs[40];
+};
+layout(std430, binding = 1) buffer DataOut{
+	vec2 outputs[4];
+};
+shared vec2 sdata[4];
+
+void main() {
+uint shiftY = gl_WorkGroupID.y;
+uint i = gl_LocalInvocationID.x;
+sdata[i] = inputs[shiftY * 4 + i];
+memoryBarrierShared();
+barrier();
+outputs[shiftY * 5 + i] = sdata[3 - i];
+}
+`
+	src, sums := clSrc, []GroupSum{GroupSumRegisters, GroupSumShared}
+	switch {
+	case compiledBackend == Vulkan && groupsHere():
+		src = glslSrc
+		if !testDev.props.SharedFloatAtomics {
+			sums = sums[:1]
+		}
+	case compiledBackend != OpenCL:
+		t.Skip("the kernels below are OpenCL C and GLSL (on a device with float atomics)")
+	}
 	const groups, n = 10, 8
 	in := make([]complex64, 4*groups)
 	want := make([]float64, n)
@@ -356,19 +396,23 @@ outputs[shiftY * 5 + i] = sdata[3 - i];
 	require.NoError(t, err)
 	defer testDev.free(psd, n*4)
 	require.NoError(t, engine.MemUpload(h, st, inBuf, unsafe.Pointer(&in[0]), int64(len(in))*8))
-	for _, sum := range []GroupSum{GroupSumRegisters, GroupSumShared} {
-		text := fusedText(OpenCL, loadSpec{format: ComplexInt8, n: n, scale: 1}, storeGroup,
+	for _, sum := range sums {
+		text := fusedText(compiledBackend, loadSpec{format: ComplexInt8, n: n, scale: 1, chunk: groups}, storeGroup,
 			groupSpec{sum: sum, transforms: 3})
 		out, err := engine.FuseRewrite(src, engine.FuseStoreRole|engine.FuseGroupRole, text)
 		require.NoError(t, err)
+		name, args := "VkFFT_main", []uint64{inBuf, psd, psd, psd} // in, outputs (unused), the window (unused), the bins
+		if compiledBackend == Vulkan {
+			// a module of one shader: its bindings are inputs and outputs, the bins
+			name, args, out = "vkg_fused", []uint64{inBuf, psd}, glslKernelMarker+"vkg_fused bb 4\n"+out
+		}
 		m, _, err := engine.ModuleBuild(h, out, nil)
 		require.NoError(t, err, out)
-		k, err := engine.ModuleKernel(m, "VkFFT_main")
+		k, err := engine.ModuleKernel(m, name)
 		require.NoError(t, err)
 		zero := make([]float32, n)
 		require.NoError(t, engine.MemUpload(h, st, psd, unsafe.Pointer(&zero[0]), n*4))
-		// in, outputs (unused), the window (unused), the bins
-		require.NoError(t, engine.LaunchKernel(h, st, k, [2]uint64{1, groups}, 4, inBuf, psd, psd, psd))
+		require.NoError(t, engine.LaunchKernel(h, st, k, [2]uint64{1, groups}, 4, args...))
 		got := make([]float32, n)
 		require.NoError(t, engine.MemDownload(h, st, unsafe.Pointer(&got[0]), psd, n*4))
 		engine.ModuleDestroy(m)

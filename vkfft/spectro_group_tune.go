@@ -44,7 +44,8 @@ var (
 // one plan per candidate (seconds; VKFFTGO_TUNE_BUDGET bounds the candidates started)
 // and times calls of whole chunks of samples in device memory. cfg's own GroupSum,
 // GroupTransforms and Tune are ignored; a configuration the fused atomic path does not
-// serve (real input, Vulkan, another Fusion) is ErrUnsupported.
+// serve (real input, a Vulkan device without float atomics, another Fusion) is
+// ErrUnsupported.
 func TuneSpectrometer(d *Device, cfg SpectrometerConfig) (GroupTuning, error) {
 	const op = "tune spectrometer"
 	if d == nil {
@@ -55,9 +56,9 @@ func TuneSpectrometer(d *Device, cfg SpectrometerConfig) (GroupTuning, error) {
 	if err != nil {
 		return GroupTuning{}, opError(op, err)
 	}
-	if !groupsApply(&cfg) {
+	if !groupsApply(d, &cfg) {
 		return GroupTuning{}, opError(op, fmt.Errorf("%w: group sums shape the fused atomic path (complex input, "+
-			"CUDA or OpenCL, FusionAuto or FusionAtomic)", ErrUnsupported))
+			"FusionAuto or FusionAtomic; on Vulkan float atomics and a batch within one binding)", ErrUnsupported))
 	}
 	tuneMu.Lock()
 	defer tuneMu.Unlock()

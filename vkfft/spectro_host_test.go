@@ -34,6 +34,16 @@ func TestSpectrometerPinnedSamplesSkipStaging(t *testing.T) {
 		return psd
 	}
 	asInt8 := func(b []byte) []int8 { return unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(b))), len(b)) }
+	// the same bins up to the order of float atomic adds (the fused atomic path's, where
+	// the device has them)
+	same := func(want, got []float32, what string) {
+		t.Helper()
+		w := make([]float64, len(want))
+		for i, v := range want {
+			w[i] = float64(v)
+		}
+		require.Less(t, relErrReal(got, w), 1e-6, what)
+	}
 
 	pageable := run(asInt8(append([]byte(nil), raw...)))
 	require.Less(t, relErrReal(pageable, want), 1e-5)
@@ -43,7 +53,7 @@ func TestSpectrometerPinnedSamplesSkipStaging(t *testing.T) {
 	require.NoError(t, err)
 	defer hb.Close()
 	copy(hb.Slice(), asInt8(raw))
-	require.Equal(t, pageable, run(hb.Slice()[:numbers]), "pinned samples")
+	same(pageable, run(hb.Slice()[:numbers]), "pinned samples")
 	require.Equal(t, int64(2), sp.stagedCalls, "samples in a HostBuffer were staged")
 
 	mem := mmapBytes(t, numbers+4096)
@@ -51,11 +61,11 @@ func TestSpectrometerPinnedSamplesSkipStaging(t *testing.T) {
 	require.NoError(t, err)
 	defer reg.Close()
 	copy(mem, raw)
-	require.Equal(t, pageable, run(asInt8(mem[:numbers])), "registered samples")
+	same(pageable, run(asInt8(mem[:numbers])), "registered samples")
 	require.Equal(t, int64(2), sp.stagedCalls, "samples in registered memory were staged")
 
 	// the registration ends before the samples do: staged, still the same bins
 	copy(mem[1:], raw)
-	require.Equal(t, pageable, run(asInt8(mem[1:numbers+1])), "partly registered samples")
+	same(pageable, run(asInt8(mem[1:numbers+1])), "partly registered samples")
 	require.Equal(t, int64(4), sp.stagedCalls, "partly registered samples were not staged")
 }

@@ -95,8 +95,9 @@ static int vkg_capture_printf(const char *fmt, ...)
 #endif
 #endif
 /* Fused stages (vkg_core_fuse.h) rewrite the source VkFFT generates where it reaches the
- * compiler: VkFFT's one call of clCreateProgramWithSource / nvrtcCreateProgram goes
- * through this hook. */
+ * compiler: VkFFT's one call of clCreateProgramWithSource / nvrtcCreateProgram /
+ * glslang_shader_create goes through this hook (on Vulkan, glslang_shader_delete frees
+ * the rewritten source, and vkUpdateDescriptorSets widens a fused load's input binding). */
 #if VKFFT_BACKEND == 3
 static cl_program vkg_hook_create_program(cl_context, cl_uint, const char **, const size_t *, cl_int *);
 #define clCreateProgramWithSource vkg_hook_create_program
@@ -105,10 +106,25 @@ static nvrtcResult vkg_hook_create_program(nvrtcProgram *, const char *, const c
 					   const char *const *);
 #undef nvrtcCreateProgram
 #define nvrtcCreateProgram vkg_hook_create_program
+#elif VKFFT_BACKEND == 0
+/* glslang's declarations first, under their own names: the hooks call the real ones */
+#include <glslang/Include/glslang_c_interface.h>
+static glslang_shader_t *vkg_hook_shader_create(const glslang_input_t *);
+static void vkg_hook_shader_delete(glslang_shader_t *);
+static void vkg_hook_update_descriptor_sets(VkDevice, uint32_t, const VkWriteDescriptorSet *, uint32_t,
+					    const VkCopyDescriptorSet *);
+#define glslang_shader_create vkg_hook_shader_create
+#define glslang_shader_delete vkg_hook_shader_delete
+#define vkUpdateDescriptorSets vkg_hook_update_descriptor_sets
 #endif
 #include <vkFFT.h>
 #undef printf
 #undef vkQueueSubmit
+#if VKFFT_BACKEND == 0
+#undef glslang_shader_create
+#undef glslang_shader_delete
+#undef vkUpdateDescriptorSets
+#endif
 #include "vkg_core_fuse.h"
 
 #define VKG_MIN_VKFFT_VERSION 10304
@@ -678,6 +694,8 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		r = initializeVkFFT(plan->app, c);
 	vkg_stage_building = NULL;
 	plan->stage.cfg.fuse_prelude = plan->stage.cfg.fuse_input_decl = plan->stage.cfg.fuse_extra_params = NULL;
+	plan->stage.cfg.fuse_entry = plan->stage.cfg.fuse_input_vkfft = plan->stage.cfg.fuse_output_vkfft = NULL;
+	plan->stage.cfg.fuse_output_decl = plan->stage.cfg.fuse_entry_prelude = NULL;
 	plan->stage.cfg.fuse_group_id = plan->stage.cfg.fuse_group_forbid = NULL;
 	if (cloc) {
 		uselocale(old);

@@ -186,12 +186,60 @@ static int rewrite_store(sbuf *b, const char *line, const char *end, const char 
 	return 0;
 }
 
+/* find_decl returns VkFFT's declaration decl in [s, end) as a whole word at its start
+ * (not "dvec2 inputs" for "vec2 inputs"), or NULL; *decl_end is set past it and past the
+ * array bound that follows it, if any. */
+static const char *find_decl(const char *s, const char *end, const char *decl, const char **decl_end)
+{
+	size_t n = strlen(decl);
+	const char *p = s, *q, *e;
+	while (p + n <= end && (q = strstr(p, decl)) != NULL && q + n <= end) {
+		e = q + n;
+		if ((q == s || !ident_char(q[-1])) && (e == end || !ident_char(*e))) {
+			if (e < end && *e == '[') {
+				const char *close = bracket_end(e, end);
+				if (!close)
+					return NULL;
+				e = close + 1;
+			}
+			*decl_end = e;
+			return q;
+		}
+		p = q + 1;
+	}
+	return NULL;
+}
+
+/* A replacement of [at, end) by text (at == end: an insertion); a source has at most
+ * three: the input's and the output's declaration and the entry prelude. */
+typedef struct splice {
+	const char *at, *end, *text;
+} splice;
+
+/* emit_spliced writes [s, end) with the splices applied (sorted, disjoint, inside it). */
+static void emit_spliced(sbuf *b, const char *s, const char *end, splice *sp, int n)
+{
+	int i, j;
+	for (i = 1; i < n; i++) /* insertion sort: three at most */
+		for (j = i; j > 0 && sp[j].at < sp[j - 1].at; j--) {
+			splice t = sp[j];
+			sp[j] = sp[j - 1];
+			sp[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		sb_add(b, s, (size_t)(sp[i].at - s));
+		sb_str(b, sp[i].text);
+		s = sp[i].end;
+	}
+	sb_add(b, s, (size_t)(end - s));
+}
+
 /* ---- group accumulation (VKG_FUSE_GROUP; see vkg_fuse.h) ---- */
 
 /* Where the loop of a group-accumulating kernel goes. */
 typedef struct group_plan {
 	const char *loop_at;    /* the first line inside the loop */
-	const char *close_line; /* the line of VkFFT_main's closing brace */
+	const char *close_line; /* the line of the entry point's closing brace */
 	int stores, next;       /* store statements; the slot of the next one */
 } group_plan;
 
@@ -213,13 +261,13 @@ static int blank(const char *line, const char *end)
 	return skip_ws(line, end) == end || *skip_ws(line, end) == '\n';
 }
 
-/* group_substitute copies src with every group_id in VkFFT_main's body (after the first
- * '{' past its name) read as vkg_by (group_scan refuses a body without one); NULL: no
- * memory. */
-static char *group_substitute(const char *src, const char *id)
+/* group_substitute copies src with every group_id in the body of the entry point (after
+ * the first '{' past its name) read as vkg_by (group_scan refuses a body without one);
+ * NULL: no memory. */
+static char *group_substitute(const char *src, const char *entry, const char *id)
 {
 	sbuf b = {0};
-	const char *end = src + strlen(src), *sig = find_word(src, end, "VkFFT_main"), *p, *q;
+	const char *end = src + strlen(src), *sig = find_word(src, end, entry), *p, *q;
 	p = sig ? memchr(sig, '{', (size_t)(end - sig)) : NULL;
 	if (!p)
 		p = end;
@@ -237,17 +285,28 @@ static char *group_substitute(const char *src, const char *id)
 	return b.p;
 }
 
-/* group_scan checks VkFFT_main's body (from just after its parameter list) for group
- * accumulation and plans the loop; it returns why not, or NULL. */
-static const char *group_scan(const char *pclose, const char *end, const vkg_fuse_text *text, group_plan *g,
-			      char *why, size_t whylen)
+/* reason writes why the body cannot be looped into why and returns it. */
+static const char *reason(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static const char *reason(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return why;
+}
+
+/* group_scan checks the body of the entry point (from just after its parameter list) for
+ * group accumulation and plans the loop; it returns why not, or NULL. */
+static const char *group_scan(const char *pclose, const char *end, const char *entry, const vkg_fuse_text *text,
+			      group_plan *g, char *why, size_t whylen)
 {
 	const char *open = skip_ws(pclose + 1, end), *close = NULL, *p, *line, *nl, *tok;
 	int depth = 0;
 
 	memset(g, 0, sizeof *g);
 	if (open >= end || *open != '{' || !blank(open + 1, end))
-		return "VkFFT_main's body does not open at the end of its signature line";
+		return reason(why, whylen, "%s's body does not open at the end of its signature line", entry);
 	for (p = open; p < end; p++) {
 		if (*p == '{')
 			depth++;
@@ -257,14 +316,14 @@ static const char *group_scan(const char *pclose, const char *end, const vkg_fus
 		}
 	}
 	if (!close)
-		return "VkFFT_main's body is not closed";
+		return reason(why, whylen, "%s's body is not closed", entry);
 	for (p = close + 1; p < end; p++)
 		if (!isspace((unsigned char)*p))
-			return "text after VkFFT_main's body";
+			return reason(why, whylen, "text after %s's body", entry);
 	for (line = close; line > open && line[-1] != '\n'; line--)
 		;
 	if (skip_ws(line, close) != close)
-		return "VkFFT_main's closing brace does not stand on a line of its own";
+		return reason(why, whylen, "%s's closing brace does not stand on a line of its own", entry);
 	g->close_line = line;
 	if (find_word(open, close, "return"))
 		return "the body returns early (its work-groups could not loop)";
@@ -334,20 +393,26 @@ static void group_close(sbuf *b, const group_plan *g)
 
 static char *fuse_rewrite(const char *src, int roles, const vkg_fuse_text *text, char *why, size_t whylen)
 {
-	sbuf b = {0};
-	const char *sig, *params, *pclose, *p, *in_decl, *second, *end = src + strlen(src);
-	int loads = 0, stores = 0, depth, group = roles & VKG_FUSE_GROUP;
+	sbuf b = {0}, pre = {0};
+	const char *entry = text->entry ? text->entry : "VkFFT_main";
+	const char *in_v = text->input_vkfft ? text->input_vkfft : "float2* inputs";
+	const char *out_v = text->output_vkfft ? text->output_vkfft : "float2* outputs";
+	const char *sig, *params, *pclose, *p, *in_decl, *in_end, *second, *out_end, *line, *end = src + strlen(src);
+	size_t elen = strlen(entry);
+	char roles_define[64];
+	splice sp[3];
+	int loads = 0, stores = 0, depth, nsp = 0, group = roles & VKG_FUSE_GROUP;
 	group_plan g = {0};
 
 	why[0] = 0;
 	if (!roles)
 		return refuse(&b, why, whylen, "nothing to fuse");
-	sig = find_word(src, end, "VkFFT_main");
-	if (!sig || find_word(sig + 10, end, "VkFFT_main"))
-		return refuse(&b, why, whylen, "not one VkFFT_main kernel");
-	params = skip_ws(sig + 10, end);
+	sig = find_word(src, end, entry);
+	if (!sig || find_word(sig + elen, end, entry))
+		return refuse(&b, why, whylen, "not one %s kernel", entry);
+	params = skip_ws(sig + elen, end);
 	if (params >= end || *params != '(')
-		return refuse(&b, why, whylen, "VkFFT_main's parameter list not found");
+		return refuse(&b, why, whylen, "%s's parameter list not found", entry);
 	for (depth = 0, pclose = params; pclose < end; pclose++) {
 		if (*pclose == '(')
 			depth++;
@@ -355,29 +420,44 @@ static char *fuse_rewrite(const char *src, int roles, const vkg_fuse_text *text,
 			break;
 	}
 	if (pclose >= end)
-		return refuse(&b, why, whylen, "VkFFT_main's parameter list is not closed");
-	/* single precision, complex input and output buffers first: "float2* inputs, ... float2* outputs" */
-	in_decl = strstr(params, "float2* inputs");
-	second = strstr(params, "float2* outputs");
-	if (!in_decl || in_decl > pclose || !second || second > pclose)
-		return refuse(&b, why, whylen, "VkFFT_main does not take float2* inputs and outputs (precision or layout)");
+		return refuse(&b, why, whylen, "%s's parameter list is not closed", entry);
+	/* single precision, complex input and output buffers: declared among the parameters,
+	 * or (a dialect without buffer parameters) before the entry point */
+	in_decl = find_decl(params, pclose, in_v, &in_end);
+	second = find_decl(params, pclose, out_v, &out_end);
+	if (!in_decl && !second) {
+		in_decl = find_decl(src, sig, in_v, &in_end);
+		second = find_decl(src, sig, out_v, &out_end);
+	}
+	if (!in_decl || !second)
+		return refuse(&b, why, whylen, "%s does not take %s and %s (precision or layout)", entry, in_v, out_v);
 	if (group) {
 		char detail[128];
-		const char *no = group_scan(pclose, end, text, &g, detail, sizeof detail);
+		const char *no = group_scan(pclose, end, entry, text, &g, detail, sizeof detail);
 		if (no)
 			return refuse(&b, why, whylen, "group accumulation: %s", no);
 	}
 
-	sb_str(&b, text->prelude);
-	sb_add(&b, src, (size_t)(sig - src));
-	/* the signature, with the input's new type and the extra parameters */
-	if (roles & VKG_FUSE_LOAD) {
-		sb_add(&b, sig, (size_t)(in_decl - sig));
-		sb_str(&b, text->input_decl);
-		sb_add(&b, in_decl + strlen("float2* inputs"), (size_t)(pclose - in_decl - strlen("float2* inputs")));
-	} else {
-		sb_add(&b, sig, (size_t)(pclose - sig));
+	if ((roles & VKG_FUSE_LOAD) && text->input_decl)
+		sp[nsp++] = (splice){in_decl, in_end, text->input_decl};
+	if ((roles & VKG_FUSE_STORE) && text->output_decl)
+		sp[nsp++] = (splice){second, out_end, text->output_decl};
+	if (text->entry_prelude) {
+		for (line = sig; line > src && line[-1] != '\n'; line--)
+			;
+		snprintf(roles_define, sizeof roles_define, "#define VKG_FUSE_ROLES %d\n", roles);
+		sb_str(&pre, roles_define);
+		sb_str(&pre, text->entry_prelude);
+		if (pre.oom) {
+			free(pre.p);
+			return refuse(&b, why, whylen, "out of host memory");
+		}
+		sp[nsp++] = (splice){line, line, pre.p};
 	}
+	sb_str(&b, text->prelude);
+	/* the declarations and signature, with the new declarations and the entry prelude */
+	emit_spliced(&b, src, pclose, sp, nsp);
+	free(pre.p);
 	sb_str(&b, text->extra_params);
 	/* the body, line by line */
 	for (p = pclose; p < end;) {
@@ -427,7 +507,7 @@ char *vkg_fuse_rewrite(const char *src, int roles, const vkg_fuse_text *text, ch
 		snprintf(why, whylen, "group accumulation: a store mode, and it needs the work-group index's spelling");
 		return NULL;
 	}
-	sub = group_substitute(src, text->group_id);
+	sub = group_substitute(src, text->entry ? text->entry : "VkFFT_main", text->group_id);
 	if (!sub) {
 		snprintf(why, whylen, "out of host memory");
 		return NULL;

@@ -392,9 +392,12 @@ int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 		if (have_af.shaderBufferFloat32AtomicAdd && !(env && strcmp(env, "0") == 0)) {
 			exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
 			af.shaderBufferFloat32AtomicAdd = VK_TRUE;
+			/* the fused spectrometer's group sums in shared memory (vkfft/kernels_glsl.go) */
+			af.shaderSharedFloat32AtomicAdd = have_af.shaderSharedFloat32AtomicAdd;
 			af.pNext = f12.pNext;
 			f12.pNext = &af;
 			dev->float_atomic_add = 1;
+			dev->shared_float_atomic_add = have_af.shaderSharedFloat32AtomicAdd == VK_TRUE;
 		}
 	}
 	dci.queueCreateInfoCount = 1;
@@ -426,6 +429,7 @@ int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 		return rc;
 	}
 	dev->info.float_atomics = dev->float_atomic_add;
+	dev->info.shared_float_atomics = dev->shared_float_atomic_add;
 	dev->info.max_binding = dev->storage_range;
 	dev->info.binding_align = dev->offset_align;
 	*out = dev;
