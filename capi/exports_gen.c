@@ -203,6 +203,12 @@ vkfftgo_status vkfftgo_spectrometer_fusion(vkfftgo_spectrometer *spectrometer, i
 	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_fusion");
 	return vkgcgo_spectrometer_fusion(spectrometer, fusion);
 }
+vkfftgo_status vkgcgo_spectrometer_group(vkfftgo_spectrometer *spectrometer, int *sum, int *transforms);
+vkfftgo_status vkfftgo_spectrometer_group(vkfftgo_spectrometer *spectrometer, int *sum, int *transforms)
+{
+	VKGCAPI_FORK_GUARD("vkfftgo_spectrometer_group");
+	return vkgcgo_spectrometer_group(spectrometer, sum, transforms);
+}
 vkfftgo_status vkgcgo_spectrometer_size(vkfftgo_spectrometer *spectrometer, int64_t *bins, size_t *sample_bytes);
 vkfftgo_status vkfftgo_spectrometer_size(vkfftgo_spectrometer *spectrometer, int64_t *bins, size_t *sample_bytes)
 {

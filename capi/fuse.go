@@ -106,13 +106,17 @@ func lookupFused(h unsafe.Pointer, wantConv bool, what string) (*cfused, error) 
 	return f, nil
 }
 
-// descTail checks the size field of a descriptor: at least this library's struct, and
-// any larger (newer) remainder all zero.
-func descTail(desc unsafe.Pointer, size uint32, known uintptr, init string) error {
+// descTail checks the size field of a descriptor: at least first bytes (the first
+// version's struct; this library's, known, for descriptors that never grew), and any
+// remainder beyond this library's struct (a newer caller's) all zero.
+func descTail(desc unsafe.Pointer, size uint32, first, known uintptr, init string) error {
 	s := uintptr(size)
-	if s < known {
+	if s < first {
 		return errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
 			"desc->size is %d, this library's descriptor has %d bytes: initialise it with %s", s, known, init)
+	}
+	if s < known {
+		return nil
 	}
 	if s > maxDescSize {
 		return errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is %d: not a descriptor", s)
@@ -212,7 +216,7 @@ func vkgcgo_convolution_create(dh *C.vkfftgo_device, desc *C.vkfftgo_convolution
 	if kernel == nil {
 		return fail(fn, errNull("kernel"))
 	}
-	if err := descTail(unsafe.Pointer(desc), uint32(desc.size), C.sizeof_vkfftgo_convolution_desc,
+	if err := descTail(unsafe.Pointer(desc), uint32(desc.size), C.sizeof_vkfftgo_convolution_desc, C.sizeof_vkfftgo_convolution_desc,
 		"VKFFTGO_CONVOLUTION_DESC_INIT"); err != nil {
 		return fail(fn, err)
 	}
@@ -341,16 +345,27 @@ func vkgcgo_spectrometer_create(dh *C.vkfftgo_device, desc *C.vkfftgo_spectromet
 	if desc == nil {
 		return fail(fn, errNull("desc"))
 	}
-	if err := descTail(unsafe.Pointer(desc), uint32(desc.size), C.sizeof_vkfftgo_spectrometer_desc,
+	if err := descTail(unsafe.Pointer(desc), uint32(desc.size), spectroDescV1Size, C.sizeof_vkfftgo_spectrometer_desc,
 		"VKFFTGO_SPECTROMETER_DESC_INIT"); err != nil {
 		return fail(fn, err)
 	}
+	// an aligned copy of the fields this library knows; those past a first-version
+	// caller's size stay zero (automatic)
+	var fields C.vkfftgo_spectrometer_desc
+	n := min(uintptr(desc.size), C.sizeof_vkfftgo_spectrometer_desc)
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&fields)), n), unsafe.Slice((*byte)(unsafe.Pointer(desc)), n))
+	desc = &fields
 	input, err := ccore.SampleFormat(int32(desc.input))
 	if err != nil {
 		return fail(fn, err)
 	}
 	cfg := vkfft.SpectrometerConfig{N: int(desc.n), Batch: int(desc.batch), Input: vkfft.SampleFormat(input),
-		Scale: float32(desc.scale), FFTShift: desc.fftshift != 0, Fusion: vkfft.Fusion(desc.fusion), Chunk: int(desc.chunk)}
+		Scale: float32(desc.scale), FFTShift: desc.fftshift != 0, Fusion: vkfft.Fusion(desc.fusion), Chunk: int(desc.chunk),
+		GroupSum: vkfft.GroupSum(desc.group_sum), GroupTransforms: int(desc.group_transforms)}
+	if desc.group_sum < C.VKFFTGO_GROUP_SUM_AUTO || desc.group_sum > C.VKFFTGO_GROUP_SUM_SHARED {
+		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
+			"desc->group_sum is %d; want a VKFFTGO_GROUP_SUM_* value", desc.group_sum))
+	}
 	if desc.window != nil {
 		if desc.n <= 0 || desc.n > 1<<28 {
 			return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->n is %d", desc.n))
@@ -395,6 +410,34 @@ func vkgcgo_spectrometer_size(h *C.vkfftgo_spectrometer, bins *C.int64_t, sample
 	if sampleBytes != nil {
 		*sampleBytes = C.size_t(f.sp.SampleBytes())
 	}
+	return C.VKFFTGO_SUCCESS
+}
+
+// The C names of the group sums are the Go values: each line fails to compile otherwise.
+var (
+	_ [0]struct{} = [int(vkfft.GroupSumAuto) - int(C.VKFFTGO_GROUP_SUM_AUTO)]struct{}{}
+	_ [0]struct{} = [int(vkfft.GroupSumOff) - int(C.VKFFTGO_GROUP_SUM_OFF)]struct{}{}
+	_ [0]struct{} = [int(vkfft.GroupSumRegisters) - int(C.VKFFTGO_GROUP_SUM_REGISTERS)]struct{}{}
+	_ [0]struct{} = [int(vkfft.GroupSumShared) - int(C.VKFFTGO_GROUP_SUM_SHARED)]struct{}{}
+)
+
+// spectroDescV1Size is the size of the first version's vkfftgo_spectrometer_desc: it
+// ends where group_sum starts.
+var spectroDescV1Size = unsafe.Offsetof(C.vkfftgo_spectrometer_desc{}.group_sum)
+
+//export vkgcgo_spectrometer_group
+func vkgcgo_spectrometer_group(h *C.vkfftgo_spectrometer, sum, transforms *C.int) (rc C.vkfftgo_status) {
+	const fn = "vkfftgo_spectrometer_group"
+	defer recoverTo(fn, &rc)
+	f, err := lookupFused(unsafe.Pointer(h), false, "spectrometer")
+	if err != nil {
+		return fail(fn, err)
+	}
+	if sum == nil || transforms == nil {
+		return fail(fn, errNull("sum or transforms"))
+	}
+	g := f.sp.Group()
+	*sum, *transforms = C.int(g.Sum), C.int(g.Transforms)
 	return C.VKFFTGO_SUCCESS
 }
 

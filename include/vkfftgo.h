@@ -669,6 +669,12 @@ enum {
 /* how conversion and accumulation join the FFT (docs/convolution-spectrometer.md) */
 enum { VKFFTGO_FUSION_AUTO = 0, VKFFTGO_FUSION_COMPANION = 1, VKFFTGO_FUSION_LOAD = 2, VKFFTGO_FUSION_POWER = 3,
        VKFFTGO_FUSION_ATOMIC = 4 };
+/* where FUSION_ATOMIC's store sums |X|^2 over the transforms of one work-group before
+ * adding to the bins (docs/convolution-spectrometer.md): AUTO is the device's stored
+ * spectrometer tuning (vkfft tune -spectrometer) or the default; OFF one atomic add per
+ * element; REGISTERS per store statement; SHARED per bin in shared memory (n <= 8192) */
+enum { VKFFTGO_GROUP_SUM_AUTO = 0, VKFFTGO_GROUP_SUM_OFF = 1, VKFFTGO_GROUP_SUM_REGISTERS = 2,
+       VKFFTGO_GROUP_SUM_SHARED = 3 };
 typedef struct vkfftgo_spectrometer_desc {
 	uint32_t size;        /* sizeof(vkfftgo_spectrometer_desc); set by VKFFTGO_SPECTROMETER_DESC_INIT */
 	int32_t input;        /* VKFFTGO_COMPLEX_INT8, ... */
@@ -680,10 +686,13 @@ typedef struct vkfftgo_spectrometer_desc {
 	int32_t fusion;       /* VKFFTGO_FUSION_AUTO */
 	int32_t reserved;
 	int64_t chunk;        /* FFTs the device works on at a time (divides batch); 0: automatic */
+	/* later fields: a descriptor of the first version ends above (these are then 0) */
+	int32_t group_sum;        /* VKFFTGO_GROUP_SUM_AUTO */
+	int32_t group_transforms; /* transforms per work-group of the group sum; 0: automatic */
 } vkfftgo_spectrometer_desc;
 #define VKFFTGO_SPECTROMETER_DESC_INIT                                                     \
 	{ (uint32_t)sizeof(vkfftgo_spectrometer_desc), VKFFTGO_COMPLEX_INT8, 0, 1, NULL, 1.0f, 0, \
-	  VKFFTGO_FUSION_AUTO, 0, 0 }
+	  VKFFTGO_FUSION_AUTO, 0, 0, VKFFTGO_GROUP_SUM_AUTO, 0 }
 
 #ifndef VKFFTGO_NO_PROTOTYPES
 /* Transforms kernel (kernel_bytes exactly as the layout above says) and builds the
@@ -721,6 +730,9 @@ vkfftgo_status vkfftgo_spectrometer_reset(vkfftgo_spectrometer *spectrometer);
 /* The path in use (VKFFTGO_FUSION_*): the one asked for, or COMPANION where VkFFT's
  * kernels could not be rewritten. */
 vkfftgo_status vkfftgo_spectrometer_fusion(vkfftgo_spectrometer *spectrometer, int *fusion);
+/* The group sum in use (VKFFTGO_GROUP_SUM_OFF on paths other than FUSION_ATOMIC, or where
+ * the rewriter refused the one asked for) and its transforms per work-group. */
+vkfftgo_status vkfftgo_spectrometer_group(vkfftgo_spectrometer *spectrometer, int *sum, int *transforms);
 #endif /* VKFFTGO_NO_PROTOTYPES */
 
 /* ---- backend interop: your own device memory and the device's queue/stream ---- */

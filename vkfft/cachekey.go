@@ -255,7 +255,10 @@ func (k cacheKey) stages(s *engine.StageParams) cacheKey {
 		int("stage_shared_memory", int64(s.SharedMemory)).
 		int("stage_fuse_load", int64(s.FuseLoad)).
 		int("stage_fuse_store", int64(s.FuseStore)).
-		digest("stage_fuse", s.Fuse.Prelude, s.Fuse.InputDecl, s.Fuse.ExtraParams)
+		digest("stage_fuse", s.Fuse.Prelude, s.Fuse.InputDecl, s.Fuse.ExtraParams, s.Fuse.Entry, s.Fuse.InputVkFFT,
+			s.Fuse.OutputVkFFT, s.Fuse.OutputDecl, s.Fuse.EntryPrelude).
+		digest("stage_fuse_group", s.Fuse.GroupID, s.Fuse.GroupForbid).
+		int("stage_fuse_group_shared", int64(s.Fuse.GroupShared))
 }
 
 // plan writes every plan parameter passed to VkFFT. A FullSpectrum plan runs the kernels

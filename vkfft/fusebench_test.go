@@ -19,11 +19,14 @@ import (
 // off unless VKFFTGO_FUSE_BENCH is set. One line per measurement:
 //
 //	spectro N B fusion chunk=C ms GS/s ws=MiB psd-diff      device-resident samples, per call
+//	group N B ...                                           group sums of the atomic path (benchGroups)
 //	spectro-host N B ...                                    host samples (pageable) through Accumulate
 //	conv SHAPE what ms                                      256³ R2C convolution and its baselines
 //
 // VKFFTGO_FUSE_SIZES (N x B list), VKFFTGO_FUSE_CHUNKS (MiB of complex data per chunk; 0 =
-// the whole batch), VKFFTGO_FUSE_FUSIONS and VKFFTGO_FUSE_TUNINGS (c:a:r triples) narrow it.
+// the whole batch), VKFFTGO_FUSE_FUSIONS ("none": no sweep) and VKFFTGO_FUSE_TUNINGS
+// (c:a:r triples) narrow it; VKFFTGO_FUSE_GROUP=off and VKFFTGO_FUSE_HOST=off leave out the
+// group sums and the host samples, VKFFTGO_FUSE_CONV=off the convolution.
 func TestFuseBench(t *testing.T) {
 	if os.Getenv("VKFFTGO_FUSE_BENCH") == "" {
 		t.Skip("a GPU benchmark: set VKFFTGO_FUSE_BENCH=1 (tests/gpu/steps/fuse.sh)")
@@ -89,6 +92,9 @@ func benchSpectrometer(t *testing.T, n, b, iters int, sw sweep) {
 	total := float64(n) * float64(b)
 	for _, combo := range sweepCombos(sw) {
 		tn, sh, ord, fs, cs := combo[0], combo[1], combo[2], combo[3], combo[4]
+		if fs == "none" {
+			continue
+		}
 		{
 			var tu Tuning
 			fmt.Sscanf(tn, "%d:%d:%d", &tu.CoalescedMemory, &tu.AimThreads, &tu.RegisterBoost)
@@ -142,6 +148,12 @@ func benchSpectrometer(t *testing.T, n, b, iters int, sw sweep) {
 				sp.Close()
 			}
 		}
+	}
+	if os.Getenv("VKFFTGO_FUSE_GROUP") != "off" {
+		benchGroups(t, n, b, iters, buf, samples)
+	}
+	if os.Getenv("VKFFTGO_FUSE_HOST") == "off" {
+		return
 	}
 	// host samples through Accumulate (bounded by the bus), with the default settings
 	sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8})

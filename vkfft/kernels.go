@@ -59,6 +59,7 @@ type loadSpec struct {
 	n      int     // points per transform (window period)
 	scale  float64 // multiplies every sample
 	window bool    // multiply by w[i % n]
+	chunk  int     // FFTs per chunk: where GLSL's fused kernels find the window (glslFusedText)
 }
 
 // loadFunc defines vkg_load(in, i, w): sample i as float2 (complex formats) or float
@@ -90,6 +91,7 @@ const (
 	storeNone   = 0
 	storePower  = 1 // |X|^2 into a float buffer, one per element
 	storeAtomic = 2 // |X|^2 added atomically into bin i % n
+	storeGroup  = 3 // |X|^2 summed in registers over consecutive transforms, then added atomically
 )
 
 // storeFunc defines vkg_store(out, i, v) for mode.
@@ -167,14 +169,109 @@ func companionKernels(b Backend, s loadSpec) []kernelDef {
 `})
 }
 
+// groupFunc defines the macros of a group-accumulating store (vkg_fuse.h) for n bins:
+// every work-group runs g.transforms consecutive batch indices of VkFFT's grid (vkg_by)
+// and adds each bin's sum once, atomically, at the end (or, with register sums, when a
+// store statement's bin changes). Work-groups past the grid's end divided by
+// g.transforms return at once. A barrier ends every turn: the next one reuses VkFFT's
+// shared memory.
+func groupFunc(b Backend, n int, g groupSpec) string {
+	type words struct{ uint, id, count, barrier, tid, nthreads, local, addLocal string }
+	w := words{"unsigned int", "blockIdx.y", "gridDim.y", "__syncthreads()",
+		"(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))",
+		"(blockDim.x * blockDim.y * blockDim.z)", "__shared__", "atomicAdd(&(a)[i], (v))"}
+	var sb strings.Builder
+	if b != CUDA {
+		w = words{"uint", "(uint)get_group_id(1)", "(uint)get_num_groups(1)", "barrier(CLK_LOCAL_MEM_FENCE)",
+			"(uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)))",
+			"(uint)(get_local_size(0) * get_local_size(1) * get_local_size(2))", "__local", "vkg_atomic_addf_local(&(a)[i], (v))"}
+		if g.sum == GroupSumShared {
+			sb.WriteString(`VKG_FN void vkg_atomic_addf_local(volatile __local float *p, float v) {
+	union { uint u; float f; } o, n;
+	do { o.f = *p; n.f = o.f + v; } while (atomic_cmpxchg((volatile __local uint *)p, o.u, n.u) != o.u);
+}
+`)
+		}
+	}
+	fmt.Fprintf(&sb, `#define VKG_GROUP_BATCH %[1]du
+#define VKG_GROUP_BEGIN for (%[2]s vkg_it = 0u; vkg_it < VKG_GROUP_BATCH; vkg_it++) { \
+	%[2]s vkg_by = %[3]s * VKG_GROUP_BATCH + vkg_it; \
+	if (vkg_by >= %[4]s) break;
+#define VKG_GROUP_END %[5]s; }
+`, g.transforms, w.uint, w.id, w.count, w.barrier)
+	if g.sum == GroupSumShared {
+		fmt.Fprintf(&sb, `#define VKG_GBINS %[1]du
+#define VKG_ATOMIC_ADD_LOCAL(a, i, v) %[8]s
+#define VKG_GROUP_ENTER %[7]s float vkg_sacc[VKG_GBINS]; \
+	if (%[3]s * VKG_GROUP_BATCH >= %[4]s) return; \
+	for (%[2]s vkg_i = %[5]s; vkg_i < VKG_GBINS; vkg_i += %[6]s) vkg_sacc[vkg_i] = 0.0f; \
+	%[9]s;
+#define VKG_GACC(acc, bin)
+#define VKG_GSTORE(out, i, v, acc, bin) { float2 vkg_v = v; \
+	VKG_ATOMIC_ADD_LOCAL(vkg_sacc, (%[2]s)((i) %% VKG_N), vkg_v.x * vkg_v.x + vkg_v.y * vkg_v.y); }
+#define VKG_GFLUSH(out, acc, bin)
+#define VKG_GROUP_LEAVE for (%[2]s vkg_i = %[5]s; vkg_i < VKG_GBINS; vkg_i += %[6]s) { \
+	float vkg_s = vkg_sacc[vkg_i]; if (vkg_s != 0.0f) VKG_ATOMIC_ADD(VKG_OUT, vkg_i, vkg_s); }
+`, n, w.uint, w.id, w.count, w.tid, w.nthreads, w.local, w.addLocal, w.barrier)
+		return sb.String()
+	}
+	fmt.Fprintf(&sb, `#define VKG_NOBIN 0xffffffffu
+#define VKG_GROUP_ENTER if (%[2]s * VKG_GROUP_BATCH >= %[3]s) return;
+#define VKG_GACC(acc, bin) float acc = 0.0f; %[1]s bin = VKG_NOBIN
+#define VKG_GSTORE(out, i, v, acc, bin) { \
+	%[1]s vkg_b = (%[1]s)((i) %% VKG_N); float2 vkg_v = v; \
+	if (vkg_b != bin) { if (bin != VKG_NOBIN) VKG_ATOMIC_ADD(out, bin, acc); bin = vkg_b; acc = 0.0f; } \
+	acc += vkg_v.x * vkg_v.x + vkg_v.y * vkg_v.y; }
+#define VKG_GFLUSH(out, acc, bin) if (bin != VKG_NOBIN) VKG_ATOMIC_ADD(out, bin, acc)
+#define VKG_GROUP_LEAVE
+`, w.uint, w.id, w.count)
+	return sb.String()
+}
+
+// groupID is how VkFFT's kernels in b's dialect read their work-group's index along the
+// batch, and forbid the other reads of a batch position the rewriter must refuse (each
+// work-group of a group-accumulating kernel stands for several of VkFFT's).
+func groupID(b Backend) (id, forbid string) {
+	switch b {
+	case CUDA:
+		id, forbid = "blockIdx.y", ""
+	case Vulkan:
+		id, forbid = "gl_WorkGroupID.y", "gl_GlobalInvocationID.y"
+	default:
+		id, forbid = "get_group_id(1)", "get_global_id(1) get_global_offset(1)"
+	}
+	return id, strings.TrimSpace(forbid + " " + groupForbidHook)
+}
+
+// groupShared is the bytes of shared memory a group store of g for n bins declares
+// beside VkFFT's: n floats for shared sums, none for register sums.
+func groupShared(n int, g groupSpec) int {
+	if g.sum == GroupSumShared {
+		return 4 * n
+	}
+	return 0
+}
+
+// groupForbidHook adds words to the rewriter's refusals of a group store (tests: a
+// refused one); "" in normal use.
+var groupForbidHook string
+
 // fusedText is the text the rewriter splices into VkFFT's kernels for a fused load of
-// s and a store of mode store.
-func fusedText(b Backend, s loadSpec, store int) engine.FuseText {
+// s and a store of mode store; a storeGroup store sums as g says.
+func fusedText(b Backend, s loadSpec, store int, g groupSpec) engine.FuseText {
+	if b == Vulkan {
+		return glslFusedText(s, store, g)
+	}
 	var sb strings.Builder
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, s))
 	sb.WriteString(storeFunc(store))
 	t := engine.FuseText{InputDecl: "const " + s.format.load(b).elem + "* inputs"}
+	if store == storeGroup {
+		sb.WriteString(groupFunc(b, s.n, g))
+		t.GroupID, t.GroupForbid = groupID(b)
+		t.GroupShared = groupShared(s.n, g)
+	}
 	if b == CUDA {
 		// VkFFT passes a fixed argument list: the two pointers live in a module variable
 		sb.WriteString(`struct vkg_fuse_args { const float *window; float *out; };

@@ -3,6 +3,8 @@ package vkfft
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
 )
 
 // The companion kernels' GLSL dialect (Vulkan). GLSL has no pointers and one entry point
@@ -106,11 +108,16 @@ func (k kernelDef) glslShader(o glslOptions) (sig, shader string) {
 // the window w), as vec2 or float, times the scale — loadFunc's meaning, with the format's
 // GLSL load (sampleFormats).
 func glslLoadFunc(s loadSpec) string {
+	return fmt.Sprintf("#define VKG_N %du\n", s.n) + glslLoadAt(s, "w[%s]") + "#define vkg_load(a, i, w) vkg_load_at(i)\n"
+}
+
+// glslLoadAt defines vkg_load_at(i): sample i of the uint words src, times the scale
+// and, with a window, the window value that window (a format of the index) reads.
+func glslLoadAt(s loadSpec, window string) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "#define VKG_N %du\n", s.n)
 	factor := floatLit(s.scale)
 	if s.window {
-		factor = fmt.Sprintf("(%s * w[i %% VKG_N])", floatLit(s.scale))
+		factor = fmt.Sprintf("(%s * %s)", floatLit(s.scale), fmt.Sprintf(window, "i % VKG_N"))
 	}
 	ret := "vec2"
 	if !s.format.Complex() {
@@ -118,6 +125,114 @@ func glslLoadFunc(s loadSpec) string {
 	}
 	fmt.Fprintf(&sb, "%s vkg_load_at(uint i) {\n\tfloat f = %s;\n", ret, factor)
 	sb.WriteString(s.format.load(Vulkan).body)
-	sb.WriteString("}\n#define vkg_load(a, i, w) vkg_load_at(i)\n")
+	sb.WriteString("}\n")
 	return sb.String()
 }
+
+// glslFusedText is fusedText for VkFFT's GLSL (vkg_fuse.h). A shader's buffers are
+// VkFFT's bindings, so the fused kernels use those: the first pass reads the samples
+// through its input binding, redeclared as 32-bit words (the engine widens the binding
+// to the caller's whole batch), and the last pass stores |X|² through its output
+// binding, redeclared as floats, which the plan points at the powers or the bins (a
+// separate output buffer). The window has no binding of its own: it is stored after the
+// data of the buffer the first pass writes — the chunk's complex data (spec.chunk FFTs)
+// when that pass is not also the last, else the powers or the bins (windowTail) — and
+// read through the output binding. Which of the two a pass has, the rewriter's
+// VKG_FUSE_ROLES tells. A storeGroup store sums as g says (glslGroupFunc).
+func glslFusedText(s loadSpec, store int, g groupSpec) engine.FuseText {
+	var sb strings.Builder
+	if store == storeAtomic || store == storeGroup {
+		sb.WriteString("#extension GL_EXT_shader_atomic_float : require\n")
+	}
+	stored := int64(s.n) // floats before the window in the store target: the bins
+	if store == storePower {
+		stored = int64(s.chunk) * int64(s.n) // one power per element
+	}
+	fmt.Fprintf(&sb, "#define VKG_N %du\n#define VKG_WINDOW 0u\n#define VKG_OUT 0u\n", s.n)
+	fmt.Fprintf(&sb, `#if (VKG_FUSE_ROLES & %d) != 0
+#define VKG_WIN(j) outputs[%du + (j)]
+#else
+#define VKG_WIN(j) outputs[%du + ((j) >> 1)][(j) & 1u]
+#endif
+#if (VKG_FUSE_ROLES & %d) != 0
+#define src inputs
+`, engine.FuseStoreRole, stored, int64(s.chunk)*int64(s.n), engine.FuseLoadRole)
+	sb.WriteString(glslLoadAt(s, "VKG_WIN(%s)"))
+	fmt.Fprintf(&sb, "#undef src\n#endif\n#if (VKG_FUSE_ROLES & %d) != 0\n", engine.FuseStoreRole)
+	switch store {
+	case storePower:
+		sb.WriteString("void vkg_store_at(uint i, vec2 v) { outputs[i] = v.x * v.x + v.y * v.y; }\n")
+	case storeAtomic:
+		sb.WriteString("void vkg_store_at(uint i, vec2 v) { atomicAdd(outputs[i % VKG_N], v.x * v.x + v.y * v.y); }\n")
+	}
+	sb.WriteString("#endif\n#define vkg_load(a, i, w) vkg_load_at(i)\n#define vkg_store(o, i, v) vkg_store_at(i, v)\n")
+	t := engine.FuseText{
+		Entry: "main", InputVkFFT: "vec2 inputs", OutputVkFFT: "vec2 outputs",
+		InputDecl: "uint inputs[]",
+	}
+	if store == storeGroup {
+		sb.WriteString(glslGroupFunc(s.n, g))
+		t.GroupID, t.GroupForbid = groupID(Vulkan)
+		t.GroupShared = groupShared(s.n, g)
+	}
+	t.EntryPrelude = sb.String()
+	if store != storeNone {
+		t.OutputDecl = "float outputs[]"
+	}
+	return t
+}
+
+// glslGroupFunc is groupFunc in GLSL, for the pass of the group role only: VkFFT's grid
+// along y is the batch, a turn ends with a barrier over shared memory, and the bins
+// (outputs, redeclared as floats) take atomicAdd. GLSL declares shared memory only
+// outside main, so the shared sums are declared here, before it; adding to them needs
+// the device's shaderSharedFloat32AtomicAdd (the spectrometer asks for registers
+// without it).
+func glslGroupFunc(n int, g groupSpec) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `#if (VKG_FUSE_ROLES & %d) != 0
+#define VKG_GROUP_BATCH %du
+#define VKG_GROUP_FIRST (gl_WorkGroupID.y * VKG_GROUP_BATCH)
+#define VKG_GROUP_BEGIN for (uint vkg_it = 0u; vkg_it < VKG_GROUP_BATCH; vkg_it++) { \
+	uint vkg_by = VKG_GROUP_FIRST + vkg_it; \
+	if (vkg_by >= gl_NumWorkGroups.y) break;
+#define VKG_GROUP_END memoryBarrierShared(); barrier(); }
+`, engine.FuseGroupRole, g.transforms)
+	if g.sum == GroupSumShared {
+		fmt.Fprintf(&sb, `#define VKG_GBINS %du
+#define VKG_NTHREADS (gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z)
+shared float vkg_sacc[VKG_GBINS];
+#define VKG_GROUP_ENTER if (VKG_GROUP_FIRST >= gl_NumWorkGroups.y) return; \
+	for (uint vkg_i = gl_LocalInvocationIndex; vkg_i < VKG_GBINS; vkg_i += VKG_NTHREADS) vkg_sacc[vkg_i] = 0.0f; \
+	memoryBarrierShared(); barrier();
+#define VKG_GACC(a, b)
+#define VKG_GSTORE(o, i, v, a, b) { vec2 vkg_v = v; \
+	atomicAdd(vkg_sacc[uint(i) %% VKG_N], vkg_v.x * vkg_v.x + vkg_v.y * vkg_v.y); }
+#define VKG_GFLUSH(o, a, b)
+#define VKG_GROUP_LEAVE for (uint vkg_i = gl_LocalInvocationIndex; vkg_i < VKG_GBINS; vkg_i += VKG_NTHREADS) { \
+	float vkg_s = vkg_sacc[vkg_i]; if (vkg_s != 0.0f) atomicAdd(outputs[vkg_i], vkg_s); }
+#endif
+`, n)
+		return sb.String()
+	}
+	sb.WriteString(`#define VKG_NOBIN 0xffffffffu
+#define VKG_GROUP_ENTER if (VKG_GROUP_FIRST >= gl_NumWorkGroups.y) return;
+#define VKG_GACC(a, b) float a = 0.0f; uint b = VKG_NOBIN
+#define VKG_GSTORE(o, i, v, a, b) { uint vkg_b = uint(i) % VKG_N; vec2 vkg_v = v; \
+	if (vkg_b != b) { if (b != VKG_NOBIN) atomicAdd(outputs[b], a); b = vkg_b; a = 0.0f; } \
+	a += vkg_v.x * vkg_v.x + vkg_v.y * vkg_v.y; }
+#define VKG_GFLUSH(o, a, b) if (b != VKG_NOBIN) atomicAdd(outputs[b], a)
+#define VKG_GROUP_LEAVE
+#endif
+`)
+	return sb.String()
+}
+
+// glslStores reports whether glslFusedText has GLSL for a store of mode store.
+func glslStores(store int) bool {
+	return store == storeNone || store == storePower || store == storeAtomic || store == storeGroup
+}
+
+// windowTail is the bytes a GLSL fused kernel's window takes after the data of a buffer
+// (glslFusedText): n floats, in whole complex elements.
+func windowTail(n int) int64 { return (int64(n)*4 + 7) / 8 * 8 }

@@ -158,7 +158,7 @@ func TestKernelKeyCoversStageParams(t *testing.T) {
 		require.False(t, dup, "StageParams.%s: kernelKey ignores it (the key of %s)", name, prev)
 		seen[k] = name
 	})
-	require.Contains(t, seen, key(engine.StageParams{Fuse: engine.FuseText{ExtraParams: "x"}}), "the last field was visited")
+	require.Contains(t, seen, key(engine.StageParams{Fuse: engine.FuseText{GroupShared: 3}}), "the last field was visited")
 }
 
 // The in-memory key is written into a stack buffer on every lookup: a plan of the most

@@ -402,9 +402,6 @@ func TestKernelReuseConcurrentPlans(t *testing.T) {
 // modes of the same size rewrite the same VkFFT kernel differently and must not share
 // it; the same mode at another batch does.
 func TestKernelReuseFusedSpectrometer(t *testing.T) {
-	if !fusedStagesAvailable() {
-		t.Skip("no fused stages on this backend")
-	}
 	krFresh(t, 2)
 	rng := rand.New(rand.NewPCG(3, 4))
 	cases := []struct {

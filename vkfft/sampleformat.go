@@ -51,9 +51,10 @@ type formatInfo struct {
 // sampleLoad is how kernels of one dialect read a format. elem is the element type of
 // the sample buffer; body is the body of vkg_load after `float f = <scale and window>;`,
 // returning sample i times f as a float2 (complex formats) or a float (real ones).
-// The C dialects' body reads `const VKG_GLOBAL elem *in` and is spliced into VkFFT's
-// kernels by the fuse rewriter too; GLSL's reads the 32-bit words `src` (little-endian),
-// since GLSL reads no narrower storage without optional device features.
+// The C dialects' body reads `const VKG_GLOBAL elem *in`; GLSL's reads the 32-bit words
+// `src` (little-endian), since GLSL reads no narrower storage without optional device
+// features. Both are spliced into VkFFT's kernels by the fuse rewriter too (in GLSL, src
+// is then VkFFT's input binding, redeclared as words: glslFusedText).
 type sampleLoad struct {
 	elem, body string
 }

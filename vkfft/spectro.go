@@ -16,9 +16,8 @@ type Fusion int
 
 const (
 	// FusionAuto picks the fastest path measured (FusionAtomic, see
-	// docs/convolution-spectrometer.md), falling back to FusionCompanion where VkFFT's
-	// kernels cannot be rewritten (always on Vulkan, whose GLSL kernels the rewriter
-	// does not know).
+	// docs/convolution-spectrometer.md; FusionPower on a Vulkan device without float
+	// atomics), falling back to FusionCompanion where VkFFT's kernels cannot be rewritten.
 	FusionAuto Fusion = iota
 	// FusionCompanion runs separate kernels on the plan's queue: samples to complex
 	// floats, VkFFT's FFT, then |X|² summed into the bins. Works for every format.
@@ -30,7 +29,7 @@ const (
 	// companion kernel sums over the batch.
 	FusionPower
 	// FusionAtomic rewrites the last pass to add |X|² into the bins atomically: no
-	// companion kernel at all.
+	// companion kernel at all. A Vulkan device without float atomics takes FusionPower.
 	FusionAtomic
 )
 
@@ -82,6 +81,21 @@ type SpectrometerConfig struct {
 	// LUT and Tuning configure VkFFT's kernels as in Config.
 	LUT    LUT
 	Tuning Tuning
+	// GroupSum and GroupTransforms shape FusionAtomic's store: each work-group of VkFFT's
+	// last pass runs GroupTransforms consecutive transforms and sums their |X|² (in
+	// registers or shared memory, GroupSum says) before adding to the bins, so the bins
+	// take 1/GroupTransforms of the atomic adds. GroupSumAuto with GroupTransforms 0
+	// takes the device's stored spectrometer tuning (TuneSpectrometer), else a default;
+	// GroupTransforms 1 is one atomic add per element (GroupSumOff). Where VkFFT's kernel
+	// is not one the rewriter can loop, the store falls back to an atomic add per element
+	// (Spectrometer.Group says why).
+	GroupSum        GroupSum
+	GroupTransforms int
+	// Tune says whether an automatic group sum may be measured when none is stored:
+	// TuneMeasure and TuneRefresh measure (TuneSpectrometer, seconds) and store the
+	// winner; TuneCached (the default, or VKFFTGO_TUNE's) uses a stored one or the
+	// default; TuneOff always the default.
+	Tune TuneMode
 }
 
 // defaultChunkBytes is the complex data of one automatic chunk: on the H200 chunks of
@@ -100,6 +114,7 @@ type Spectrometer struct {
 	bins    int
 	chunk   int
 	fusion  Fusion
+	group   GroupTuning    // the fused atomic store's group sum (Sum GroupSumOff elsewhere)
 	s       engine.Spectro // nil once closed
 	psd     uint64         // the bins, device memory
 	plan    engine.Plan
@@ -113,6 +128,9 @@ type Spectrometer struct {
 	// host streaming, made on first use
 	in  [2]uint64
 	pin [2]hostMem
+	// stagedCalls counts the Accumulate calls whose samples were copied into the pinned
+	// chunks first (pageable memory); pinned and registered samples are uploaded as they are
+	stagedCalls int64
 }
 
 type devMem struct {
@@ -152,6 +170,9 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 		return cfg, fmt.Errorf("%w: unknown bin order %d", ErrInvalidArgument, int(cfg.BinOrder))
 	case cfg.SharedMemory < 0:
 		return cfg, fmt.Errorf("%w: shared memory %d is negative", ErrInvalidArgument, cfg.SharedMemory)
+	}
+	if err := validateGroup(&cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.Batch == 0 {
 		cfg.Batch = 1
@@ -193,6 +214,13 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if err != nil {
 		return nil, opError(op, err)
 	}
+	if d == nil {
+		return nil, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
+	}
+	group, err := chooseGroup(d, &cfg) // before taking the device: a measurement builds spectrometers
+	if err != nil {
+		return nil, opError(op, err)
+	}
 	h, err := d.use(op)
 	if err != nil {
 		return nil, err
@@ -202,7 +230,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 		// a chunk's complex data is bound whole by the companion kernels (Vulkan)
 		cfg.Chunk = autoChunk(cfg.N, cfg.Batch, limit)
 	}
-	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N}
+	sp := &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: cfg.N, group: group}
 	if !cfg.Input.Complex() {
 		sp.bins = cfg.N/2 + 1
 	}
@@ -213,7 +241,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	if err == nil && onRead && engine.PlanAxisUploads(sp.plan) > 1 {
 		if sp.perm, err = sp.probeOrder(h); err != nil && cfg.BinOrder == BinOrderAuto {
 			sp.releaseLocked()
-			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins}
+			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins, group: group}
 			err = sp.build(h, false)
 		}
 	}
@@ -243,8 +271,19 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	sp.scratch = make([]float32, 2*sp.bins) // the second half for reordering
 	f := engine.SpectroFields{N: cfg.N, Bins: sp.bins, Chunk: sp.chunk, SampleBytes: cfg.Input.sampleBytes(),
 		RealInput: !cfg.Input.Complex()}
+	want := cfg.Fusion
+	if want == FusionAuto || (want == FusionAtomic && !companionFloatAtomics(d)) {
+		want = defaultFusion(d)
+	}
+	fuse := want != FusionCompanion && cfg.Input.Complex() && fusedStagesAvailable(d, cfg)
+	// GLSL's fused kernels read the window after the data of the bins and of the chunk's
+	// complex data (glslFusedText)
+	var tail int64
+	if fuse && compiledBackend == Vulkan && cfg.Window != nil {
+		tail = windowTail(cfg.N)
+	}
 	var err error
-	if f.PSD, err = sp.alloc(int64(sp.bins) * 4); err != nil {
+	if f.PSD, err = sp.alloc(int64(sp.bins)*4 + tail); err != nil {
 		return err
 	}
 	sp.psd = f.PSD
@@ -257,7 +296,7 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 		}
 	}
 	spectrum := sp.chunk * sp.bins // complex elements of one chunk's spectra
-	if f.CBuf, err = sp.alloc(int64(spectrum) * 8); err != nil {
+	if f.CBuf, err = sp.alloc(int64(spectrum)*8 + tail); err != nil {
 		return err
 	}
 	if f.RealInput {
@@ -265,7 +304,7 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 			return err
 		}
 	}
-	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil}
+	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil, chunk: sp.chunk}
 	atomics := companionFloatAtomics(d)
 	if sp.module, err = ks.module(h, companionSource(compiledBackend, spec, atomics)); err != nil {
 		return err
@@ -291,12 +330,8 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	if err != nil {
 		return err
 	}
-	want := cfg.Fusion
-	if want == FusionAuto {
-		want = defaultFusion()
-	}
-	if want != FusionCompanion && cfg.Input.Complex() && fusedStagesAvailable() {
-		err = sp.buildFused(h, l, want, spec, &f, noReorder)
+	if fuse {
+		err = sp.buildFused(h, l, want, spec, &f, noReorder, tail)
 		if err == nil {
 			sp.fusion = want
 		} else if !errors.Is(err, ErrUnsupported) {
@@ -320,29 +355,100 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 }
 
 // buildFused makes the rewritten plan of fusion mode want; ErrUnsupported when VkFFT's
-// kernels for this size are not ones the rewriter knows.
+// kernels for this size are not ones the rewriter knows. tail is the bytes after the
+// data of the bins and the complex buffer that hold the window for GLSL's kernels (0: no
+// window, or not Vulkan).
 func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec loadSpec, f *engine.SpectroFields,
-	noReorder bool) error {
-	store, out := storeNone, uint64(0)
+	noReorder bool, tail int64) error {
+	store, out, outBytes := storeNone, uint64(0), int64(0)
 	switch want {
 	case FusionPower:
+		outBytes = int64(sp.chunk*sp.cfg.N)*4 + tail
 		var err error
-		if f.PBuf, err = sp.alloc(int64(sp.chunk*sp.cfg.N) * 4); err != nil {
+		if f.PBuf, err = sp.alloc(outBytes); err != nil {
 			return err
 		}
 		store, out = storePower, f.PBuf
 	case FusionAtomic:
-		store, out = storeAtomic, f.PSD
+		store, out, outBytes = storeAtomic, f.PSD, int64(sp.bins)*4+tail
 	}
-	st := engine.StageParams{
-		SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
-		ForwardOnly: true, OffsetsAtLaunch: true,
-		FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store),
-		FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
+	if compiledBackend == Vulkan && tail > 0 {
+		// a shader's buffers are VkFFT's bindings: the window lies after the data of the
+		// buffers the first pass may write
+		for _, at := range []struct {
+			m   uint64
+			off int64
+		}{{f.CBuf, l.complexBytes}, {f.PSD, int64(sp.bins) * 4}, {f.PBuf, outBytes - tail}} {
+			if at.m == 0 {
+				continue
+			}
+			err := engine.MemUploadRange(h, sp.st, at.m, at.off, unsafe.Pointer(&sp.cfg.Window[0]), int64(sp.cfg.N)*4)
+			if err != nil {
+				return err
+			}
+		}
 	}
-	params := planParams{l: l, useLUT: lutSetting(l), buffer: f.CBuf, stages: st}
 	ks := kernelsFor(&sp.dev.info)
-	ph, err := ks.plan(h, &params)
+	build := func(store int, g groupSpec) (engine.Plan, error) {
+		if store == storeGroup && groupBuildHook != nil {
+			if err := groupBuildHook(g); err != nil {
+				return nil, err
+			}
+		}
+		st := engine.StageParams{
+			SeparateInput: true, InputBuffer: f.CBuf, InputBytes: l.complexBytes,
+			ForwardOnly: true, OffsetsAtLaunch: true,
+			FuseLoad: int(sp.cfg.Input), FuseStore: store, Fuse: fusedText(compiledBackend, spec, store, g),
+			FuseWindow: f.Window, FuseOut: out, NoReorder: noReorder, SharedMemory: sp.cfg.SharedMemory,
+		}
+		pl := l
+		if compiledBackend == Vulkan {
+			if !glslStores(store) {
+				return nil, fmt.Errorf("%w: the fused store %d has no GLSL", ErrUnsupported, store)
+			}
+			if store == storeGroup && g.sum == GroupSumShared && !sp.dev.props.SharedFloatAtomics {
+				return nil, fmt.Errorf("%w: shared sums on Vulkan add floats atomically in shared memory "+
+					"(shaderSharedFloat32AtomicAdd), which this device lacks", ErrUnsupported)
+			}
+			// a shader's buffers are VkFFT's bindings: the store target is the plan's
+			// output, and the window follows the data of the buffers bound
+			if store != storeNone {
+				st.SeparateOutput, st.OutputBuffer, st.OutputBytes = true, out, outBytes
+			}
+			pl.bufBytes += tail
+		}
+		return ks.plan(h, &planParams{l: pl, useLUT: lutSetting(pl), buffer: f.CBuf, stages: st})
+	}
+	var ph engine.Plan
+	var err error
+	if store != storeAtomic || sp.group.Sum == GroupSumOff {
+		ph, err = build(store, groupSpec{})
+	} else {
+		// the group sum is an optimisation only: sums in shared memory that do not fit
+		// beside VkFFT's go to registers, and a kernel the rewriter cannot loop takes an
+		// atomic add per element
+		tries := []groupSpec{sp.group.spec()}
+		if sp.group.Sum == GroupSumShared {
+			tries = append(tries, groupSpec{sum: GroupSumRegisters, transforms: sp.group.Transforms})
+		}
+		tries = append(tries, groupSpec{sum: GroupSumOff, transforms: 1})
+		refused := ""
+		for _, g := range tries {
+			s := storeGroup
+			if g.sum == GroupSumOff {
+				s = storeAtomic
+			}
+			if ph, err = build(s, g); err == nil {
+				if refused != "" {
+					sp.group = GroupTuning{Sum: g.sum, Transforms: g.transforms, Source: sp.group.Source, Refused: refused}
+				}
+				break
+			}
+			if refused == "" {
+				refused = fmt.Sprintf("%v x%d: %v", g.sum, g.transforms, err)
+			}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -354,9 +460,19 @@ func (sp *Spectrometer) buildFused(h engine.Device, l layout, want Fusion, spec 
 	return nil
 }
 
+// groupBuildHook, when set, refuses the group sums it returns an error for before they
+// are built (tests: the fallbacks); nil in normal use.
+var groupBuildHook func(groupSpec) error
+
 // defaultFusion is FusionAuto's choice before falling back: the fastest path at every
-// size measured on the H200 (atomic adds beat a power store and a sum kernel by 10-25 %).
-func defaultFusion() Fusion { return FusionAtomic }
+// size measured on the H200 (atomic adds beat a power store and a sum kernel by 10-25 %),
+// where d can add floats atomically; else the power store.
+func defaultFusion(d *Device) Fusion {
+	if !companionFloatAtomics(d) {
+		return FusionPower
+	}
+	return FusionAtomic
+}
 
 // spectroTuning is the launch configuration measured fastest for the spectrometer's
 // multi-pass FFTs on an NVIDIA H200 (CUDA), used unless the configuration sets its own:
@@ -382,12 +498,25 @@ func (sp *Spectrometer) Bins() int { return sp.bins }
 // numbers for complex formats).
 func (sp *Spectrometer) Samples() int { return sp.cfg.N * sp.cfg.Batch }
 
-// Fusion reports the path in use: the one asked for, or FusionCompanion where VkFFT's
-// kernels for this size could not be rewritten (and on Vulkan).
+// Fusion reports the path in use: the one asked for (FusionPower for FusionAtomic on a
+// Vulkan device without float atomics), or FusionCompanion where VkFFT's kernels for
+// this size could not be rewritten.
 func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
 
 // Chunk is the number of FFTs the device works on at a time.
 func (sp *Spectrometer) Chunk() int { return sp.chunk }
+
+// Group reports how the fused atomic store sums over transforms and where that came
+// from: GroupSumOff (an atomic add per element) on every other path, or where the
+// rewriter refused the group sum chosen (Refused says why).
+func (sp *Spectrometer) Group() GroupTuning {
+	g := sp.group
+	if sp.fusion != FusionAtomic {
+		g.Sum, g.Transforms = GroupSumOff, 1
+	}
+	g.Candidates = append([]GroupTiming(nil), g.Candidates...)
+	return g
+}
 
 // Config returns the configuration with its defaults filled in.
 func (sp *Spectrometer) Config() SpectrometerConfig {
@@ -497,6 +626,9 @@ func (sp *Spectrometer) accumulateHost(typ string, p unsafe.Pointer, n int, isNi
 	}
 	if err := sp.hostBuffers(); err != nil {
 		return opError(op, err)
+	}
+	if !pinned {
+		sp.stagedCalls++
 	}
 	if err := engine.SpectroHost(sp.s, pool, sp.st, p, pinned, sp.cfg.Batch); err != nil {
 		return opError(op, err)
@@ -687,10 +819,17 @@ func (sp *Spectrometer) releaseLocked() {
 // there), a device feature on Vulkan (VK_EXT_shader_atomic_float).
 func companionFloatAtomics(d *Device) bool { return d.props.FloatAtomics }
 
-// fusedStagesAvailable reports whether this build can rewrite VkFFT's kernels for the
-// spectrometer's fused paths: the rewriter knows VkFFT's CUDA C and OpenCL C, not its
-// GLSL, so on Vulkan every spectrometer takes the companion path.
-func fusedStagesAvailable() bool { return compiledBackend != Vulkan }
+// fusedStagesAvailable reports whether a spectrometer of cfg on d can take a fused path
+// (where VkFFT's kernels for its size are ones the rewriter knows). On Vulkan the fused
+// first pass binds the caller's whole batch of samples, which must fit one storage buffer
+// binding (maxStorageBufferRange); the companion kernels, which bind it too, then refuse
+// the device-resident call, and host samples, streamed in chunks, still run.
+func fusedStagesAvailable(d *Device, cfg *SpectrometerConfig) bool {
+	if compiledBackend != Vulkan {
+		return true
+	}
+	return int64(cfg.N)*int64(cfg.Batch)*int64(cfg.Input.sampleBytes()) <= companionMaxBinding(d)
+}
 
 // companionMaxBinding is the largest buffer, in bytes, a companion kernel on d can bind
 // (Vulkan's maxStorageBufferRange); unlimited elsewhere.

@@ -90,6 +90,16 @@ func toneSamples(f SampleFormat, n, k int) []byte {
 	return out
 }
 
+// silentSamples is n samples of format f that are all zero (offset binary's zero is 128).
+func silentSamples(f SampleFormat, n int) []byte {
+	fi := f.info()
+	out := make([]byte, n*f.sampleBytes())
+	for i := 0; i < len(out); i += fi.scalarBytes {
+		fi.encode(out[i:], 0)
+	}
+	return out
+}
+
 func putU16(b []byte, v uint16) { b[0], b[1] = byte(v), byte(v>>8) }
 
 // halfBits is the IEEE half-precision encoding of v (exact for integers up to 2048,
@@ -122,8 +132,12 @@ func (sp *Spectrometer) probeOrder(h engine.Device) ([]int32, error) {
 		return nil, err
 	}
 	defer sp.dev.free(probe, bytes)
-	in := make([]byte, bytes)
+	// silence is the format's zero, not zero bytes (offset binary's 0 is 128)
+	in, silence := make([]byte, bytes), silentSamples(sp.cfg.Input, n)
 	one := n * sp.cfg.Input.sampleBytes()
+	for i := 0; i < c; i++ {
+		copy(in[i*one:], silence)
+	}
 	type seen struct{ bin, pos int }
 	var obs []seen
 	bins := []int{1, n - 1, n / 3, (n * 5) / 7, n/2 + 1, (n * 13) / 17}
@@ -132,7 +146,7 @@ func (sp *Spectrometer) probeOrder(h engine.Device) ([]int32, error) {
 		if i == len(bins)-1 {
 			item = c - 1 // the last FFT of the chunk must land in the same order
 		}
-		clear(in[:one])
+		copy(in, silence)
 		copy(in[item*one:], toneSamples(sp.cfg.Input, n, k))
 		if err := engine.MemUpload(h, sp.st, probe, unsafe.Pointer(&in[0]), bytes); err != nil {
 			return nil, err

@@ -69,6 +69,36 @@ var tuneStages = []tuneStage{
 		}
 		return out
 	}},
+	// each axis's cap alone: the strided axes of a 2-D or 3-D transform coalesce best with
+	// more transforms per block than the contiguous one, which the shared cap above
+	// cannot express
+	{"grouped batch per axis", func(l *layout, best Tuning) []Tuning {
+		if len(l.cfg.Shape) < 2 {
+			return nil
+		}
+		var out []Tuning
+		for i := range l.cfg.Shape {
+			for _, g := range []int{1, 2, 4, 8, 16, 32, 64} {
+				t := best
+				t.GroupedBatch[i] = g
+				if t != best {
+					out = append(out, t)
+				}
+			}
+		}
+		return out
+	}},
+	// larger blocks: fewer, longer-lived blocks per multiprocessor for sequences whose
+	// passes are bound by arithmetic rather than memory (Bluestein's padded transforms)
+	{"large blocks", func(l *layout, best Tuning) []Tuning {
+		var out []Tuning
+		for _, a := range []int{512, 1024} {
+			t := best
+			t.AimThreads = a
+			out = append(out, t)
+		}
+		return out
+	}},
 	{"bandwidth boost", func(l *layout, best Tuning) []Tuning {
 		if len(l.cfg.Shape) < 2 && largePrimeAxis(l) == 0 {
 			return nil

@@ -449,7 +449,7 @@ func TestTuneCandidates(t *testing.T) {
 	}
 	// every stage's candidates pass the checks a Tuning given by hand must pass, and
 	// differ from the tuning they start from
-	for _, shape := range [][]int{{256, 256, 256}, {4096}, {1031}, {1 << 17}} {
+	for _, shape := range [][]int{{256, 256, 256}, {4096, 4096}, {4096}, {1031}, {1 << 17}} {
 		for _, double := range []bool{false, true} {
 			size := uintptr(8)
 			if double {

@@ -320,14 +320,17 @@ func TestVulkanRegisteredHostMemory(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidArgument)
 }
 
-// TestVulkanRefusesFusedStages: VkFFT's GLSL is not rewritten, so a spectrometer asking
-// for a fused path runs the companion kernels instead (and says so), and the core refuses
-// fused stages by itself, naming Vulkan, with nothing left allocated.
+// TestVulkanRefusesFusedStages: the spectrometer's fused paths run on Vulkan (the
+// rewriter splices VkFFT's GLSL), but the core refuses fused stages it cannot run there —
+// without the GLSL dialect's entry point and prelude, or a fused store without the
+// separate output binding it writes — naming the problem, with nothing left allocated.
 func TestVulkanRefusesFusedStages(t *testing.T) {
 	for _, f := range []Fusion{FusionAuto, FusionLoad, FusionPower, FusionAtomic} {
-		sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: 64, Batch: 2, Input: ComplexInt8, Fusion: f})
+		cfg := SpectrometerConfig{N: 64, Batch: 2, Input: ComplexInt8, Fusion: f}
+		sp, err := NewSpectrometer(testDev, cfg)
 		require.NoError(t, err, "%v", f)
-		require.Equal(t, FusionCompanion, sp.Fusion(), "%v", f)
+		require.Equal(t, fusionOnThisBackend(testDev, cfg), sp.Fusion(), "%v", f)
+		require.NotEqual(t, FusionCompanion, sp.Fusion(), "%v", f)
 		require.NoError(t, sp.Close())
 	}
 
@@ -337,14 +340,25 @@ func TestVulkanRefusesFusedStages(t *testing.T) {
 	buf, err := NewBuffer[complex64](testDev, 64)
 	require.NoError(t, err)
 	defer buf.Close()
-	h, err := testDev.use("test")
-	require.NoError(t, err)
-	_, err = planCreate(h, &planParams{l: l, useLUT: lutSetting(l), buffer: uint64(buf.Native()),
-		stages: engine.StageParams{ForwardOnly: true, SeparateInput: true, InputBuffer: uint64(buf.Native()),
-			InputBytes: 512, FuseLoad: int(ComplexInt8), Fuse: engine.FuseText{Prelude: "x", InputDecl: "x"}}})
-	testDev.mu.RUnlock()
-	require.ErrorIs(t, err, ErrUnsupported)
-	require.ErrorContains(t, err, "Vulkan")
+	glsl := fusedText(Vulkan, loadSpec{format: ComplexInt8, n: 64, scale: 1, chunk: 1}, storePower, groupSpec{})
+	for name, c := range map[string]struct {
+		stages engine.StageParams
+		why    string
+	}{
+		"C dialect's text": {engine.StageParams{FuseLoad: int(ComplexInt8), Fuse: engine.FuseText{Prelude: "x", InputDecl: "x"}},
+			"entry point"},
+		"store without output": {engine.StageParams{FuseLoad: int(ComplexInt8), FuseStore: storePower, Fuse: glsl},
+			"separate output"},
+	} {
+		st := c.stages
+		st.ForwardOnly, st.SeparateInput, st.InputBuffer, st.InputBytes = true, true, uint64(buf.Native()), 512
+		h, err := testDev.use("test")
+		require.NoError(t, err)
+		_, err = planCreate(h, &planParams{l: l, useLUT: lutSetting(l), buffer: uint64(buf.Native()), stages: st})
+		testDev.mu.RUnlock()
+		require.ErrorIs(t, err, ErrInvalidArgument, name)
+		require.ErrorContains(t, err, c.why, name)
+	}
 	require.Equal(t, live+1, testDev.MemStats().LiveAllocations, "nothing left allocated but the test's buffer")
 }
 

@@ -107,3 +107,35 @@ func copyRateLine(dev *vkfft.Device, bytes int64) float64 {
 		fmtRate(rate), bytes>>20)
 	return rate
 }
+
+// measureUploadRate times uploads of bytes bytes from pinned host memory (a HostBuffer)
+// into a device buffer for at least minTime (and 3 uploads) after a warm-up: the rate of
+// the host-to-device DMA, the ceiling of any transfer from host memory.
+func measureUploadRate(dev *vkfft.Device, bytes int64, minTime time.Duration) (float64, error) {
+	if bytes < 1 {
+		return 0, fmt.Errorf("upload rate: %d bytes is not a buffer", bytes)
+	}
+	host, err := vkfft.NewHostBuffer[uint8](dev, int(bytes))
+	if err != nil {
+		return 0, fmt.Errorf("upload rate: %w", err)
+	}
+	defer host.Close()
+	buf, err := vkfft.NewBuffer[uint8](dev, int(bytes))
+	if err != nil {
+		return 0, fmt.Errorf("upload rate: %w", err)
+	}
+	defer buf.Close()
+	src := host.Slice()
+	if err := buf.Upload(src); err != nil { // warm-up
+		return 0, fmt.Errorf("upload rate: %w", err)
+	}
+	start := time.Now()
+	uploads := 0
+	for uploads < 3 || time.Since(start) < minTime {
+		if err := buf.Upload(src); err != nil {
+			return 0, fmt.Errorf("upload rate: %w", err)
+		}
+		uploads++
+	}
+	return float64(bytes) * float64(uploads) / time.Since(start).Seconds(), nil
+}

@@ -38,10 +38,29 @@ func sampleFormats() (map[string]vkfft.SampleFormat, []string) {
 // units of the format's integers (int8 units for every format).
 type synth func(put func(i int, v float64))
 
-// feeder makes the calls that accumulate numbers values of gen into sp, from host memory
-// or (resident) from a device buffer uploaded once. It returns errWrongType when sp's
-// format does not take its element type.
-type feeder func(sp *vkfft.Spectrometer, d *vkfft.Device, numbers int, gen synth, resident bool) (call func() error, release func(), err error)
+// source is where the samples of the timed calls live.
+type source int
+
+const (
+	fromPageable source = iota // an ordinary Go slice: staged through the spectrometer's pinned chunks
+	fromPinned                 // a HostBuffer: uploaded by the DMA engine straight from it
+	fromDevice                 // a device Buffer uploaded once: no bus in the timed calls
+)
+
+var sourceNames = map[string]source{"pageable": fromPageable, "pinned": fromPinned, "device": fromDevice}
+
+func (s source) String() string {
+	for k, v := range sourceNames {
+		if v == s {
+			return k
+		}
+	}
+	return fmt.Sprintf("source(%d)", int(s))
+}
+
+// feeder makes the calls that accumulate numbers values of gen into sp from src. It
+// returns errWrongType when sp's format does not take its element type.
+type feeder func(sp *vkfft.Spectrometer, d *vkfft.Device, numbers int, gen synth, src source) (call func() error, release func(), err error)
 
 var errWrongType = errors.New("not the format's element type")
 
@@ -61,13 +80,22 @@ func clip(v, limit float64) float64 { return max(-limit, min(limit, v)) }
 // nil slice, that method names the nil slice when the format takes T, and the type
 // otherwise: that is how the format's type is found without a list of formats.
 func feed[T vkfft.Element](host func(*vkfft.Spectrometer, []T) error, conv func(float64) T) feeder {
-	return func(sp *vkfft.Spectrometer, d *vkfft.Device, numbers int, gen synth, resident bool) (func() error, func(), error) {
+	return func(sp *vkfft.Spectrometer, d *vkfft.Device, numbers int, gen synth, src source) (func() error, func(), error) {
 		if err := host(sp, nil); !errors.Is(err, vkfft.ErrNilBuffer) {
 			return nil, nil, errWrongType
 		}
+		if src == fromPinned {
+			hb, err := vkfft.NewHostBuffer[T](d, numbers)
+			if err != nil {
+				return nil, nil, err
+			}
+			s := hb.Slice()
+			gen(func(i int, v float64) { s[i] = conv(v) })
+			return func() error { return host(sp, s) }, func() { hb.Close() }, nil
+		}
 		s := make([]T, numbers)
 		gen(func(i int, v float64) { s[i] = conv(v) })
-		if !resident {
+		if src == fromPageable {
 			return func() error { return host(sp, s) }, func() {}, nil
 		}
 		buf, err := vkfft.NewBuffer[T](d, len(s))
@@ -83,13 +111,13 @@ func feed[T vkfft.Element](host func(*vkfft.Spectrometer, []T) error, conv func(
 }
 
 // feedSamples makes the accumulate call of sp's format for the samples of gen.
-func feedSamples(sp *vkfft.Spectrometer, d *vkfft.Device, gen synth, resident bool) (func() error, func(), error) {
+func feedSamples(sp *vkfft.Spectrometer, d *vkfft.Device, gen synth, src source) (func() error, func(), error) {
 	numbers := sp.Samples()
 	if sp.Config().Input.Complex() {
 		numbers *= 2
 	}
 	for _, f := range feeders {
-		call, release, err := f(sp, d, numbers, gen, resident)
+		call, release, err := f(sp, d, numbers, gen, src)
 		if !errors.Is(err, errWrongType) {
 			return call, release, err
 		}

@@ -29,15 +29,26 @@ func runSpectrometer(args []string) error {
 	format := fs.String("format", "complex-int8", "sample format: "+strings.Join(names, ", "))
 	fusion := fs.String("fusion", "auto", "auto, companion, load, power or atomic")
 	chunk := fs.Int("chunk", 0, "FFTs per device chunk (0: automatic)")
+	groupSum := fs.String("group-sum", "auto", "where the atomic path sums |X|² per work-group: auto, off, registers or shared")
+	groupK := fs.Int("group-transforms", 0, "transforms per work-group of the group sum (0: automatic)")
+	tune := fs.String("tune", "", "an automatic group sum: off, cached (stored or the default), measure (when none is stored) or refresh (default $VKFFTGO_TUNE)")
 	window := fs.String("window", "hann", "hann or none")
 	tones := fs.String("tones", "-0.31,0.05,0.2", "tone frequencies, as fractions of the sample rate")
 	amp := fs.Float64("amp", 8, "tone amplitude, in units of the format's integers (8-bit formats clip at ±127)")
 	noise := fs.Float64("noise", 20, "noise standard deviation (as -amp)")
-	resident := fs.Bool("resident", false, "upload the samples once and accumulate from device memory")
+	input := fs.String("input", "pageable", "where the samples are: pageable (Go memory, staged), pinned (a HostBuffer, DMA straight from it) or device (uploaded once)")
+	resident := fs.Bool("resident", false, "the same as -input device")
 	dev := fs.Int("device", 0, "device index")
 	svg := fs.String("svg", "", "write the power spectrum (dB, fftshift order) to this SVG file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	src, ok := sourceNames[*input]
+	if !ok {
+		return fmt.Errorf("input %q: want pageable, pinned or device", *input)
+	}
+	if *resident {
+		src = fromDevice
 	}
 	f, ok := formats[*format]
 	if !ok {
@@ -46,6 +57,16 @@ func runSpectrometer(args []string) error {
 	fu, err := vkfft.ParseFusion(*fusion)
 	if err != nil {
 		return err
+	}
+	gs, err := vkfft.ParseGroupSum(*groupSum)
+	if err != nil {
+		return err
+	}
+	tuneMode := vkfft.TuneDefault
+	if *tune != "" {
+		if tuneMode, err = vkfft.ParseTuneMode(*tune); err != nil {
+			return err
+		}
 	}
 	var freqs []float64
 	for _, s := range strings.Split(*tones, ",") {
@@ -58,7 +79,8 @@ func runSpectrometer(args []string) error {
 		}
 		freqs = append(freqs, v)
 	}
-	cfg := vkfft.SpectrometerConfig{N: *n, Batch: *batch, Input: f, Fusion: fu, Chunk: *chunk, FFTShift: f.Complex()}
+	cfg := vkfft.SpectrometerConfig{N: *n, Batch: *batch, Input: f, Fusion: fu, Chunk: *chunk, FFTShift: f.Complex(),
+		GroupSum: gs, GroupTransforms: *groupK, Tune: tuneMode}
 	if *window == "hann" {
 		cfg.Window = make([]float32, *n)
 		for i := range cfg.Window {
@@ -82,15 +104,27 @@ func runSpectrometer(args []string) error {
 	fmt.Printf("%s: N=%d batch=%d %v, fusion %v, chunk %d FFTs, built in %.0f ms, device working set %.1f MiB\n",
 		d.Info().Name, *n, *batch, f, sp.Fusion(), sp.Chunk(), float64(time.Since(t0).Microseconds())/1e3,
 		float64(sp.WorkingSet())/(1<<20))
+	if g := sp.Group(); sp.Fusion() == vkfft.FusionAtomic {
+		fmt.Printf("group sum: %v (%v)", g, g.Source)
+		if g.Refused != "" {
+			fmt.Printf("; the one asked for was refused: %s", g.Refused)
+		}
+		fmt.Println()
+	}
 
-	call, release, err := feedSamples(sp, d, toneSynth(f, *n, *batch, freqs, *amp, *noise), *resident)
+	call, release, err := feedSamples(sp, d, toneSynth(f, *n, *batch, freqs, *amp, *noise), src)
 	if err != nil {
 		return err
 	}
 	defer release()
-	where := "host samples through pinned chunks"
-	if *resident {
-		where = "device-resident samples"
+	where := map[source]string{fromPageable: "pageable host samples through pinned chunks",
+		fromPinned: "pinned host samples, uploaded straight from them", fromDevice: "device-resident samples"}[src]
+	var dma float64 // the host-to-device rate the bus allows, for host samples
+	if src != fromDevice {
+		if dma, err = measureUploadRate(d, sp.SampleBytes(), 300*time.Millisecond); err != nil {
+			return err
+		}
+		fmt.Printf("host-to-device DMA from pinned memory (%.1f MiB copies): %.2f GB/s\n", float64(sp.SampleBytes())/(1<<20), dma/1e9)
 	}
 	if err := call(); err != nil { // warm-up
 		return err
@@ -114,6 +148,10 @@ func runSpectrometer(args []string) error {
 	fmt.Fprintln(os.Stderr)
 	fmt.Printf("%d calls of %d samples (%s): %.3f ms/call, %.1f GS/s\n", *calls, *n**batch, where,
 		el/float64(*calls)*1e3, perCall*float64(*calls)/el/1e9)
+	if dma > 0 {
+		rate := float64(sp.SampleBytes()) * float64(*calls) / el
+		fmt.Printf("samples moved at %.2f GB/s: %.1f %% of the DMA rate\n", rate/1e9, 100*rate/dma)
+	}
 
 	psd := make([]float32, sp.Bins())
 	if err := sp.Read(psd); err != nil {

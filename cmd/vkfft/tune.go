@@ -25,7 +25,8 @@ Measures VkFFT launch parameters for each shape on this device and stores the wi
 beside the kernels (the kernel cache), so that plans made later with Config.Tune =
 TuneCached (the default) or TuneMeasure use it without measuring. A shape that already
 has a stored tuning is only timed, unless -refresh. Progress goes to stderr; the table
-(device forward+inverse, in place) to stdout.`
+(device forward+inverse, in place) to stdout. With -spectrometer it tunes spectrometers'
+group sums instead (vkfft spectrometer -group-sum auto uses them).`
 
 // tuneRow is one shape's outcome.
 type tuneRow struct {
@@ -49,8 +50,16 @@ func runTune(args []string) error {
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	cufft := fs.String("cufft", "", "cuFFT timings to compare with (the output of cufft_peers.py)")
 	copyBytes := fs.Int64("copy-bytes", defaultCopyBytes, "buffer size of the copy that measures the memory floor (0: no floor)")
+	spectro := fs.String("spectrometer", "", "tune spectrometers instead (their group sum): comma-separated NxBATCH")
+	format := fs.String("format", "complex-int8", "the spectrometers' sample format")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *spectro != "" {
+		if *budget > 0 {
+			os.Setenv(vkfft.EnvTuneBudget, budget.String())
+		}
+		return tuneSpectrometers(*device, *spectro, *format, *refresh, *quiet)
 	}
 	specs, err := parseSpecs(*shapes)
 	if err != nil {

@@ -44,21 +44,22 @@ func DeviceCount() (int, error) {
 
 func infoFromC(ci *C.vkg_device_info) DeviceInfo {
 	return DeviceInfo{
-		Name:            C.GoString(&ci.name[0]),
-		Vendor:          C.GoString(&ci.vendor[0]),
-		Driver:          C.GoString(&ci.driver[0]),
-		Platform:        C.GoString(&ci.platform[0]),
-		GlobalMemory:    uint64(ci.global_mem),
-		MaxAllocation:   uint64(ci.max_alloc),
-		VendorID:        uint32(ci.vendor_id),
-		ComputeMajor:    int(ci.compute_major),
-		ComputeMinor:    int(ci.compute_minor),
-		DoublePrecision: ci.fp64 != 0,
-		HalfPrecision:   ci.fp16 != 0,
-		HostMemory:      ci.host_memory != 0,
-		LocalMemory:     uint64(ci.local_mem),
-		FloatAtomics:    ci.float_atomics != 0,
-		MaxBinding:      uint64(ci.max_binding),
+		Name:               C.GoString(&ci.name[0]),
+		Vendor:             C.GoString(&ci.vendor[0]),
+		Driver:             C.GoString(&ci.driver[0]),
+		Platform:           C.GoString(&ci.platform[0]),
+		GlobalMemory:       uint64(ci.global_mem),
+		MaxAllocation:      uint64(ci.max_alloc),
+		VendorID:           uint32(ci.vendor_id),
+		ComputeMajor:       int(ci.compute_major),
+		ComputeMinor:       int(ci.compute_minor),
+		DoublePrecision:    ci.fp64 != 0,
+		HalfPrecision:      ci.fp16 != 0,
+		HostMemory:         ci.host_memory != 0,
+		LocalMemory:        uint64(ci.local_mem),
+		FloatAtomics:       ci.float_atomics != 0,
+		SharedFloatAtomics: ci.shared_float_atomics != 0,
+		MaxBinding:         uint64(ci.max_binding),
 	}
 }
 
@@ -167,6 +168,11 @@ func MemFree(d Device, m uint64) { C.vkg_free(cdev(d), C.vkg_mem(m)) }
 // steady-state copies allocate nothing.
 func MemUpload(d Device, st Status, m uint64, src unsafe.Pointer, bytes int64) error {
 	return check(C.vkg_upload(cdev(d), C.vkg_mem(m), src, C.uint64_t(bytes), cst(st)), st)
+}
+
+// MemUploadRange copies bytes of src into device memory m at off.
+func MemUploadRange(d Device, st Status, m uint64, off int64, src unsafe.Pointer, bytes int64) error {
+	return check(C.vkg_upload_range(cdev(d), C.vkg_mem(m), C.uint64_t(off), src, C.uint64_t(bytes), cst(st)), st)
 }
 
 // MemDownload copies device memory m to dst after the queued work.

@@ -35,6 +35,7 @@ var (
 	_ [0]struct{} = [FaultCompileLog - C.VKG_FAULT_COMPILE_LOG]struct{}{}
 	_ [0]struct{} = [FuseLoadRole - C.VKG_FUSE_LOAD]struct{}{}
 	_ [0]struct{} = [FuseStoreRole - C.VKG_FUSE_STORE]struct{}{}
+	_ [0]struct{} = [FuseGroupRole - C.VKG_FUSE_GROUP]struct{}{}
 	_ [0]struct{} = [codeInvalid - C.VKG_ERR_INVALID]struct{}{}
 	_ [0]struct{} = [codeNoDevice - C.VKG_ERR_NO_DEVICE]struct{}{}
 	_ [0]struct{} = [codeOutOfMemory - C.VKG_ERR_OUT_OF_MEMORY]struct{}{}

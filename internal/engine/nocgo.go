@@ -89,6 +89,12 @@ func MemUpload(_ Device, _ Status, _ uint64, _ unsafe.Pointer, _ int64) (err err
 	return
 }
 
+// MemUploadRange is a stub: this build has no cgo.
+func MemUploadRange(_ Device, _ Status, _ uint64, _ int64, _ unsafe.Pointer, _ int64) (err error) {
+	err = ErrNoBackend
+	return
+}
+
 // MemDownload is a stub: this build has no cgo.
 func MemDownload(_ Device, _ Status, _ unsafe.Pointer, _ uint64, _ int64) (err error) {
 	err = ErrNoBackend

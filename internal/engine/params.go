@@ -11,6 +11,7 @@ type DeviceInfo struct {
 	HostMemory                     bool   // computes in host memory (a CPU device)
 	LocalMemory                    uint64 // local/shared memory per work-group; 0 unknown
 	FloatAtomics                   bool   // companion kernels may add floats atomically
+	SharedFloatAtomics             bool   // and in shared memory (only reported on Vulkan)
 	MaxBinding                     uint64 // largest buffer a companion kernel binds; 0 no limit
 }
 
@@ -141,10 +142,27 @@ const (
 
 // FuseText is what the rewriter splices into VkFFT's kernels for a fused load and/or
 // store (vkg_fuse.h): the prelude, the input's new declaration and the parameters
-// appended on backends that pass the window and the store target as arguments.
+// appended on backends that pass the window and the store target as arguments. GLSL,
+// whose kernels take no parameters, also names the entry point, VkFFT's declarations of
+// the input and output buffers, the output's new declaration and the text inserted
+// before the entry point (empty in the C dialects: the rewriter's defaults). For a
+// group-accumulating store (GroupID set), GroupID is how the dialect reads the
+// work-group's index along the batch and GroupForbid lists, space-separated, other reads
+// of the batch position that make the rewriter refuse; GroupShared is the bytes of
+// shared memory the store declares beside VkFFT's (checked against the device's limit
+// on Vulkan, whose compiler does not).
 type FuseText struct {
 	Prelude, InputDecl, ExtraParams string
+
+	Entry, InputVkFFT, OutputVkFFT, OutputDecl, EntryPrelude string
+
+	GroupID, GroupForbid string
+	GroupShared          int
 }
+
+// FuseGroupRole is the rewriter's group-accumulation role (VKG_FUSE_GROUP), added to
+// FuseStoreRole.
+const FuseGroupRole = 4
 
 // SpectroFields is what the C side of a spectrometer needs (vkg_spectro).
 type SpectroFields struct {

@@ -55,12 +55,42 @@ func fillStages(cs *C.struct_vkg_plan_stages, s *StageParams) (free func()) {
 	if s.FuseLoad == 0 && s.FuseStore == 0 {
 		return func() {}
 	}
-	p, d, e := C.CString(s.Fuse.Prelude), C.CString(s.Fuse.InputDecl), C.CString(s.Fuse.ExtraParams)
-	cs.fuse_prelude, cs.fuse_input_decl, cs.fuse_extra_params = p, d, e
+	var t C.vkg_fuse_text
+	free = fuseText(&t, &s.Fuse)
+	cs.fuse_prelude, cs.fuse_input_decl, cs.fuse_extra_params = t.prelude, t.input_decl, t.extra_params
+	cs.fuse_entry, cs.fuse_input_vkfft, cs.fuse_output_vkfft = t.entry, t.input_vkfft, t.output_vkfft
+	cs.fuse_output_decl, cs.fuse_entry_prelude = t.output_decl, t.entry_prelude
+	cs.fuse_group_id, cs.fuse_group_forbid = t.group_id, t.group_forbid
+	cs.fuse_group_shared = C.uint64_t(s.Fuse.GroupShared)
+	return free
+}
+
+// fuseText copies f into t as C strings (the GLSL-only ones NULL where empty: the C
+// dialects' defaults; the group ones NULL without a GroupID: no group accumulation);
+// the returned function frees them.
+func fuseText(t *C.vkg_fuse_text, f *FuseText) (free func()) {
+	var made []*C.char
+	str := func(s string) *C.char {
+		c := C.CString(s)
+		made = append(made, c)
+		return c
+	}
+	opt := func(s string) *C.char {
+		if s == "" {
+			return nil
+		}
+		return str(s)
+	}
+	t.prelude, t.input_decl, t.extra_params = str(f.Prelude), str(f.InputDecl), str(f.ExtraParams)
+	t.entry, t.input_vkfft, t.output_vkfft = opt(f.Entry), opt(f.InputVkFFT), opt(f.OutputVkFFT)
+	t.output_decl, t.entry_prelude = opt(f.OutputDecl), opt(f.EntryPrelude)
+	if f.GroupID != "" {
+		t.group_id, t.group_forbid = str(f.GroupID), str(f.GroupForbid)
+	}
 	return func() {
-		C.free(unsafe.Pointer(p))
-		C.free(unsafe.Pointer(d))
-		C.free(unsafe.Pointer(e))
+		for _, c := range made {
+			C.free(unsafe.Pointer(c))
+		}
 	}
 }
 
@@ -108,11 +138,8 @@ func PlanRunItems(p Plan, d Device, cp ConvPad, st Status, copyFrom, in, out uin
 func FuseRewrite(src string, roles int, t FuseText) (string, error) {
 	csrc := C.CString(src)
 	defer C.free(unsafe.Pointer(csrc))
-	p, d, e := C.CString(t.Prelude), C.CString(t.InputDecl), C.CString(t.ExtraParams)
-	defer C.free(unsafe.Pointer(p))
-	defer C.free(unsafe.Pointer(d))
-	defer C.free(unsafe.Pointer(e))
-	text := C.vkg_fuse_text{prelude: p, input_decl: d, extra_params: e}
+	var text C.vkg_fuse_text
+	defer fuseText(&text, &t)()
 	var why [256]C.char
 	out := C.vkg_fuse_rewrite(csrc, C.int(roles), &text, &why[0], C.size_t(len(why)))
 	if out == nil {

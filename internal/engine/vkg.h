@@ -98,6 +98,8 @@ int vkg_runtime_libraries(const char **driver, const char **compiler, int *major
 int vkg_alloc(vkg_device *dev, uint64_t bytes, vkg_mem *out, vkg_status *st);
 void vkg_free(vkg_device *dev, vkg_mem mem);
 int vkg_upload(vkg_device *dev, vkg_mem dst, const void *src, uint64_t bytes, vkg_status *st);
+/* bytes of src to dst at off (waits until they are consumed) */
+int vkg_upload_range(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes, vkg_status *st);
 int vkg_download(vkg_device *dev, void *dst, vkg_mem src, uint64_t bytes, vkg_status *st);
 int vkg_sync(vkg_device *dev, vkg_status *st);
 /* A part of device memory to the host (waits for queued work), and a device-to-device
@@ -224,7 +226,18 @@ typedef struct vkg_plan_params {
 		const char *fuse_prelude;      /* prepended to a fused kernel */
 		const char *fuse_input_decl;   /* the new declaration of its input, e.g. "const char2* inputs" */
 		const char *fuse_extra_params; /* appended to its parameters ("" on CUDA) */
+		/* GLSL's (vkg_fuse_text; NULL in the C dialects): the entry point, VkFFT's
+		 * declarations of input and output, the output's new one, the text before the entry */
+		const char *fuse_entry, *fuse_input_vkfft, *fuse_output_vkfft, *fuse_output_decl, *fuse_entry_prelude;
 		vkg_mem fuse_window, fuse_out; /* bound after creation: the window and the store target */
+		/* group accumulation of the fused store (vkg_fuse.h, VKG_FUSE_GROUP) when
+		 * fuse_group_id is set: how the kernel reads its work-group index along the
+		 * batch, and the other reads of it that make the rewriter refuse */
+		const char *fuse_group_id, *fuse_group_forbid;
+		/* bytes of shared memory the group store declares beside VkFFT's: checked against
+		 * the device's limit before a GLSL kernel is compiled (the CUDA and OpenCL drivers
+		 * refuse such a kernel themselves) */
+		uint64_t fuse_group_shared;
 	} stages;
 } vkg_plan_params;
 

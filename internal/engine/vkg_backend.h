@@ -79,6 +79,10 @@ typedef struct vkg_device_info {
 	/* companion kernels may add floats atomically in device memory (Vulkan needs
 	 * VK_EXT_shader_atomic_float; OpenCL and CUDA always can) */
 	int float_atomics;
+	/* kernels may add floats atomically in shared memory (Vulkan needs
+	 * shaderSharedFloat32AtomicAdd; set only there, where the spectrometer's group sums
+	 * in shared memory depend on it) */
+	int shared_float_atomics;
 	/* the largest buffer a companion kernel binds, and the alignment of a bound window's
 	 * offset (Vulkan's maxStorageBufferRange and minStorageBufferOffsetAlignment); 0: no
 	 * limit, any offset (a device pointer on OpenCL and CUDA) */

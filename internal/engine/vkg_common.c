@@ -59,10 +59,15 @@ void vkg_free(vkg_device *dev, vkg_mem mem)
 
 int vkg_upload(vkg_device *dev, vkg_mem dst, const void *src, uint64_t bytes, vkg_status *st)
 {
+	return vkg_upload_range(dev, dst, 0, src, bytes, st);
+}
+
+int vkg_upload_range(vkg_device *dev, vkg_mem dst, uint64_t off, const void *src, uint64_t bytes, vkg_status *st)
+{
 	int rc = vkg_ctx_enter(dev, st);
 	if (rc)
 		return rc;
-	rc = vkg_mem_write(dev, dst, 0, src, bytes, st);
+	rc = vkg_mem_write(dev, dst, off, src, bytes, st);
 	/* src is the caller's memory: it must be consumed before we return */
 	if (rc == VKG_OK)
 		rc = vkg_device_sync(dev, st);

@@ -95,8 +95,10 @@ static int vkg_capture_printf(const char *fmt, ...)
 #endif
 #endif
 /* Fused stages (vkg_core_fuse.h) rewrite the source VkFFT generates where it reaches the
- * compiler: VkFFT's one call of clCreateProgramWithSource / nvrtcCreateProgram goes
- * through this hook. Its compiles and the module calls around them go through the hooks
+ * compiler: VkFFT's one call of clCreateProgramWithSource / nvrtcCreateProgram /
+ * glslang_shader_create goes through this hook (on Vulkan, glslang_shader_delete frees
+ * the rewritten source, and vkUpdateDescriptorSets widens a fused load's input binding).
+ * On CUDA and OpenCL its compiles and the module calls around them go through the hooks
  * of vkg_core_kernels.h, which record, serve or pass them on. */
 #if VKFFT_BACKEND == 3
 static cl_program vkg_hook_create_program(cl_context, cl_uint, const char **, const size_t *, cl_int *);
@@ -151,10 +153,25 @@ static CUresult vkg_hook_module_unload(CUmodule);
 #define cuLaunchKernel vkg_hook_launch
 #undef cuModuleUnload
 #define cuModuleUnload vkg_hook_module_unload
+#elif VKFFT_BACKEND == 0
+/* glslang's declarations first, under their own names: the hooks call the real ones */
+#include <glslang/Include/glslang_c_interface.h>
+static glslang_shader_t *vkg_hook_shader_create(const glslang_input_t *);
+static void vkg_hook_shader_delete(glslang_shader_t *);
+static void vkg_hook_update_descriptor_sets(VkDevice, uint32_t, const VkWriteDescriptorSet *, uint32_t,
+					    const VkCopyDescriptorSet *);
+#define glslang_shader_create vkg_hook_shader_create
+#define glslang_shader_delete vkg_hook_shader_delete
+#define vkUpdateDescriptorSets vkg_hook_update_descriptor_sets
 #endif
 #include <vkFFT.h>
 #undef printf
 #undef vkQueueSubmit
+#if VKFFT_BACKEND == 0
+#undef glslang_shader_create
+#undef glslang_shader_delete
+#undef vkUpdateDescriptorSets
+#endif
 #include "vkg_core_kernels.h"
 #include "vkg_core_fuse.h"
 
@@ -740,6 +757,9 @@ static int plan_build(vkg_device *dev, const vkg_plan_params *p, vkg_kernel_set 
 		vkg_ksession_close(&ks);
 	vkg_stage_building = NULL;
 	plan->stage.cfg.fuse_prelude = plan->stage.cfg.fuse_input_decl = plan->stage.cfg.fuse_extra_params = NULL;
+	plan->stage.cfg.fuse_entry = plan->stage.cfg.fuse_input_vkfft = plan->stage.cfg.fuse_output_vkfft = NULL;
+	plan->stage.cfg.fuse_output_decl = plan->stage.cfg.fuse_entry_prelude = NULL;
+	plan->stage.cfg.fuse_group_id = plan->stage.cfg.fuse_group_forbid = NULL;
 	if (cloc) {
 		uselocale(old);
 		freelocale(cloc);

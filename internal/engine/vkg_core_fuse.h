@@ -49,10 +49,12 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 	int i;
 
 #if VKFFT_BACKEND == 0
-	/* the rewriter knows VkFFT's OpenCL C and CUDA C, not its GLSL */
-	if (g->fuse_load || g->fuse_store)
-		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
-				"not supported on Vulkan: fused load/store stages (the rewriter knows OpenCL C and CUDA C)");
+	/* GLSL's kernels take no parameters: the rewriter needs its entry point and the text
+	 * before it, and a fused store writes the plan's output binding */
+	if ((g->fuse_load || g->fuse_store) && (!g->fuse_entry || !g->fuse_entry_prelude))
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "fused stages on Vulkan need the GLSL dialect's entry point and prelude");
+	if (g->fuse_store && !g->separate_output)
+		return vkg_fail(st, VKG_ERR_INVALID, 0, "a fused store on Vulkan writes the plan's separate output buffer");
 #endif
 	s->cfg = *g; /* the text pointers are the caller's: vkg_plan_create clears them after init */
 	if (g->separate_input) {
@@ -149,7 +151,8 @@ static int vkg_stages_configure(struct vkg_stage_state *s, const vkg_plan_params
 }
 
 /* vkg_fuse_roles says which of the rewrites an axis of the application gets: the load in
- * the first pass a forward transform launches, the store in the last. */
+ * the first pass a forward transform launches, the store in the last (summed per
+ * work-group when the text says how the kernel reads its work-group index). */
 static int vkg_fuse_roles(const struct vkg_stage_state *s, VkFFTApplication *app, VkFFTAxis *axis)
 {
 	int roles = 0;
@@ -164,7 +167,7 @@ static int vkg_fuse_roles(const struct vkg_stage_state *s, VkFFTApplication *app
 	if (s->cfg.fuse_load && axis->specializationConstants.axis_upload_id == (int)(n - 1))
 		roles |= VKG_FUSE_LOAD;
 	if (s->cfg.fuse_store && axis->specializationConstants.axis_upload_id == 0)
-		roles |= VKG_FUSE_STORE;
+		roles |= VKG_FUSE_STORE | (s->cfg.fuse_group_id ? VKG_FUSE_GROUP : 0);
 	return roles;
 }
 
@@ -227,9 +230,33 @@ static char *vkg_fuse_source(const char *src, int *changed)
 	roles = vkg_fuse_roles(s, s->app, axis);
 	if (!roles)
 		return (char *)src;
+#if VKFFT_BACKEND == 0
+	/* glslang and the pipeline take a kernel whose shared memory exceeds the device's
+	 * (its dispatch would be invalid): a group store's sums that do not fit beside
+	 * VkFFT's are refused here */
+	if ((roles & VKG_FUSE_GROUP) && s->cfg.fuse_group_shared) {
+		VkPhysicalDeviceProperties pp;
+		uint64_t used = (uint64_t)axis->specializationConstants.usedSharedMemory.data.i;
+		vkGetPhysicalDeviceProperties(*s->app->configuration.physicalDevice, &pp);
+		if (used + s->cfg.fuse_group_shared > pp.limits.maxComputeSharedMemorySize) {
+			snprintf(s->why, sizeof s->why,
+				 "group accumulation: its %llu bytes of shared memory and VkFFT's %llu exceed the device's %u",
+				 (unsigned long long)s->cfg.fuse_group_shared, (unsigned long long)used,
+				 pp.limits.maxComputeSharedMemorySize);
+			return NULL;
+		}
+	}
+#endif
 	text.prelude = s->cfg.fuse_prelude;
 	text.input_decl = s->cfg.fuse_input_decl ? s->cfg.fuse_input_decl : "float2* inputs";
 	text.extra_params = s->cfg.fuse_extra_params ? s->cfg.fuse_extra_params : "";
+	text.entry = s->cfg.fuse_entry;
+	text.input_vkfft = s->cfg.fuse_input_vkfft;
+	text.output_vkfft = s->cfg.fuse_output_vkfft;
+	text.output_decl = s->cfg.fuse_output_decl;
+	text.entry_prelude = s->cfg.fuse_entry_prelude;
+	text.group_id = s->cfg.fuse_group_id;
+	text.group_forbid = s->cfg.fuse_group_forbid;
 	out = vkg_fuse_rewrite(src, roles, &text, s->why, sizeof s->why);
 	vkg_fuse_dump(src, out, roles);
 	if (out) {
@@ -274,10 +301,67 @@ static nvrtcResult vkg_hook_create_program(nvrtcProgram *prog, const char *src, 
 		free(s);
 	return r;
 }
+#elif VKFFT_BACKEND == 0
+/* The rewritten GLSL of the shader being compiled on this thread: glslang reads the
+ * source through the pointer in VkFFT's glslang_input_t until it has preprocessed it, so
+ * it lives until VkFFT deletes the shader. */
+static __thread char *vkg_glsl_rewritten;
+
+/* The source when the rewriter refused: glslang's preprocessor stops on it, VkFFT fails
+ * its initialisation, and vkg_plan_create reports the rewriter's reason. */
+static const char vkg_glsl_refused[] = "#version 450\n#error vkfftgo: the fuse rewriter refused this kernel\n";
+
+static glslang_shader_t *vkg_hook_shader_create(const glslang_input_t *input)
+{
+	int changed = 0;
+	char *src = vkg_fuse_source(input->code, &changed);
+	/* VkFFT's input is its own non-const local: the source is replaced where glslang
+	 * will read it */
+	glslang_input_t *in = (glslang_input_t *)input;
+	if (!src)
+		in->code = vkg_glsl_refused;
+	else if (changed) {
+		free(vkg_glsl_rewritten);
+		vkg_glsl_rewritten = src;
+		in->code = src;
+	}
+	return glslang_shader_create(in);
+}
+
+static void vkg_hook_shader_delete(glslang_shader_t *shader)
+{
+	glslang_shader_delete(shader);
+	free(vkg_glsl_rewritten);
+	vkg_glsl_rewritten = NULL;
+}
+
+/* The sample buffer of the fused load being recorded on this thread (VK_NULL_HANDLE:
+ * none). VkFFT binds a buffer over the size it was configured with, but a fused load
+ * reads each chunk's samples at an offset into the caller's whole batch: its binding
+ * covers the whole buffer. */
+static __thread VkBuffer vkg_fused_input;
+
+static void vkg_hook_update_descriptor_sets(VkDevice device, uint32_t nwrites, const VkWriteDescriptorSet *writes,
+					    uint32_t ncopies, const VkCopyDescriptorSet *copies)
+{
+	/* VkFFT writes one descriptor at a time */
+	if (vkg_fused_input != VK_NULL_HANDLE && nwrites == 1 && writes[0].descriptorCount == 1 &&
+	    writes[0].pBufferInfo && writes[0].pBufferInfo[0].buffer == vkg_fused_input) {
+		VkWriteDescriptorSet w = writes[0];
+		VkDescriptorBufferInfo bi = writes[0].pBufferInfo[0];
+		bi.offset = 0;
+		bi.range = VK_WHOLE_SIZE;
+		w.pBufferInfo = &bi;
+		vkUpdateDescriptorSets(device, 1, &w, ncopies, copies);
+		return;
+	}
+	vkUpdateDescriptorSets(device, nwrites, writes, ncopies, copies);
+}
 #endif
 
 /* vkg_fuse_bind points the fused kernels at the window and the store target: CUDA through
- * the module's vkg_fuse variable, OpenCL through the two parameters the rewriter appended.
+ * the module's vkg_fuse variable, OpenCL through the two parameters the rewriter appended;
+ * on Vulkan they are the plan's output binding (vkfft/kernels_glsl.go).
  * It runs after every creation, also from cached binaries (the hook did not run then), and
  * counts the kernels it bound. */
 static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
@@ -290,6 +374,14 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 		return VKG_OK;
 	if (!plan || app->useBluesteinFFT[0])
 		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "fused stages: VkFFT chose a layout the rewriter does not handle");
+#if VKFFT_BACKEND == 0
+	/* GLSL's fused load reads the window after the data of the buffer its pass writes; with
+	 * its four-step reordering, VkFFT's first pass writes a temporary buffer of its own */
+	if (s->cfg.fuse_load && s->cfg.fuse_window && app->configuration.allocateTempBuffer)
+		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+				"fused stages: a windowed load on Vulkan with VkFFT's four-step reordering (its first pass "
+				"writes VkFFT's own temporary buffer)");
+#endif
 	for (l = 0; l < plan->numAxisUploads[0] && l < 4; l++) {
 		VkFFTAxis *axis = &plan->axes[0][l];
 		if (!vkg_fuse_roles(s, app, axis))
@@ -307,6 +399,15 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			r = cuMemcpyHtoD(dptr, args, sizeof args);
 			if (r != CUDA_SUCCESS)
 				return vkg_fail(st, VKG_ERR_BACKEND, (int)r, "binding the fused kernel's arguments");
+			/* a group-accumulating store may declare shared memory of its own beside
+			 * VkFFT's dynamic share, which VkFFT opts into only past 48 KiB: opt in
+			 * always, so the two together may use what the device allows */
+			r = cuFuncSetAttribute(axis->VkFFTKernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+					       (int)axis->specializationConstants.usedSharedMemory.data.i);
+			if (r != CUDA_SUCCESS)
+				return vkg_fail(st, VKG_ERR_UNSUPPORTED, (int)r,
+						"the fused kernel's shared memory and VkFFT's (%d bytes) exceed the device's",
+						(int)axis->specializationConstants.usedSharedMemory.data.i);
 		}
 #elif VKFFT_BACKEND == 3
 		{
@@ -321,10 +422,22 @@ static int vkg_fuse_bind(struct vkg_stage_state *s, vkg_status *st)
 			if (err != CL_SUCCESS || nargs < 4)
 				return vkg_fail(st, VKG_ERR_BACKEND, err, "binding the fused kernel's arguments (%u of them): error %d",
 						nargs, err);
+			/* a group-accumulating store may declare local memory of its own beside
+			 * VkFFT's: refuse here what a launch could not get */
+			if (app->configuration.device) {
+				cl_ulong used = 0, avail = 0;
+				cl_device_id dev = *app->configuration.device;
+				if (clGetKernelWorkGroupInfo(axis->kernel, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, NULL) ==
+					    CL_SUCCESS &&
+				    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof avail, &avail, NULL) == CL_SUCCESS &&
+				    used > avail)
+					return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0,
+							"the fused kernel needs %llu bytes of local memory, the device has %llu",
+							(unsigned long long)used, (unsigned long long)avail);
+			}
 		}
-#else
-		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "fused stages are not supported on Vulkan");
 #endif
+		/* Vulkan: nothing to bind, the kernels read and write VkFFT's own bindings */
 		bound++;
 	}
 	if (bound == 0)

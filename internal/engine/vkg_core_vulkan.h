@@ -305,7 +305,10 @@ static int vk_run_stages(vkg_plan *plan, int inverse, uint64_t queue, const vk_s
 	cb = (VkCommandBuffer)cmd;
 	lp.commandBuffer = &cb;
 	vkg_log_reset();
+	if (plan->stage.cfg.fuse_load)
+		vkg_fused_input = run->input;
 	fr = VkFFTAppend(plan->app, inverse ? 1 : -1, &lp);
+	vkg_fused_input = VK_NULL_HANDLE;
 	rc = vkg_be->record_end(plan->dev, queue, &ticket, st);
 	vkg_be->use_set(plan->dev, &vk->last, queue, ticket);
 	if (fr != VKFFT_SUCCESS)

@@ -2,6 +2,7 @@
  * accumulation and reset, device buffers, and bad arguments. */
 #define _DEFAULT_SOURCE /* M_PI */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "check.h"
@@ -172,6 +173,55 @@ static void test_linear_convolution(vkfftgo_device *dev)
 	printf("   linear convolution with replicated and periodic boundaries (kernels 5 and 4): match float64 sums\n");
 }
 
+/* The group sum (three transforms per work-group, in registers) gives the same bins; a
+ * descriptor of the first version (no group fields) is taken with them automatic; bad
+ * group fields are refused. */
+static void test_spectrometer_group(vkfftgo_device *dev, const vkfftgo_spectrometer_desc *base, const int8_t *s,
+				    size_t bytes, vkfftgo_buffer *buf, const double *want)
+{
+	enum { NFFT = 256 };
+	float psd[NFFT];
+	int sum = -1, transforms = -1, fusion = -1;
+	vkfftgo_spectrometer_desc d = *base;
+	vkfftgo_spectrometer *sp;
+	d.fusion = VKFFTGO_FUSION_ATOMIC;
+	d.group_sum = VKFFTGO_GROUP_SUM_REGISTERS;
+	d.group_transforms = 3;
+	CHECK(vkfftgo_spectrometer_create(dev, &d, &sp));
+	CHECK(vkfftgo_spectrometer_fusion(sp, &fusion));
+	CHECK(vkfftgo_spectrometer_group(sp, &sum, &transforms));
+	if (fusion == VKFFTGO_FUSION_ATOMIC && (sum != VKFFTGO_GROUP_SUM_REGISTERS || transforms != 3)) {
+		fprintf(stderr, "spectrometer group: sum %d x%d, want registers x3\n", sum, transforms);
+		exit(1);
+	}
+	if (fusion != VKFFTGO_FUSION_ATOMIC && (sum != VKFFTGO_GROUP_SUM_OFF || transforms != 1)) {
+		fprintf(stderr, "spectrometer group without the atomic path: sum %d x%d, want off x1\n", sum, transforms);
+		exit(1);
+	}
+	CHECK(vkfftgo_spectrometer_accumulate(sp, s, bytes));
+	CHECK(vkfftgo_spectrometer_accumulate_buffer(sp, buf));
+	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
+	if (rel_err_f(psd, want, NFFT) > 1e-5) {
+		fprintf(stderr, "spectrometer group: relative error %g\n", rel_err_f(psd, want, NFFT));
+		exit(1);
+	}
+	EXPECT_FAIL(vkfftgo_spectrometer_group(sp, NULL, &transforms), VKFFTGO_ERROR_NULL_POINTER, "sum or transforms");
+	CHECK(vkfftgo_spectrometer_destroy(sp));
+	d = *base;
+	d.size = (uint32_t)offsetof(vkfftgo_spectrometer_desc, group_sum);
+	CHECK(vkfftgo_spectrometer_create(dev, &d, &sp));
+	CHECK(vkfftgo_spectrometer_destroy(sp));
+	d.size = (uint32_t)offsetof(vkfftgo_spectrometer_desc, chunk);
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is");
+	d = *base;
+	d.group_sum = 42;
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->group_sum is 42");
+	d.group_sum = VKFFTGO_GROUP_SUM_OFF;
+	d.group_transforms = 4;
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "GroupSumOff");
+	printf("   spectrometer group sum (registers x3) matches; a first-version descriptor is taken\n");
+}
+
 static void test_spectrometer(vkfftgo_device *dev)
 {
 	enum { NFFT = 256, BATCH = 4 };
@@ -231,6 +281,7 @@ static void test_spectrometer(vkfftgo_device *dev)
 			fprintf(stderr, "bin %d is %g after reset\n", k, psd[k]);
 			exit(1);
 		}
+	test_spectrometer_group(dev, &d, s, sizeof s, buf, want);
 	EXPECT_FAIL(vkfftgo_spectrometer_accumulate(sp, s, sizeof s - 1), VKFFTGO_ERROR_WRONG_SIZE, "samples|bytes");
 	EXPECT_FAIL(vkfftgo_spectrometer_read(sp, psd, NFFT - 1), VKFFTGO_ERROR_WRONG_SIZE, "bins");
 	EXPECT_FAIL(vkfftgo_spectrometer_accumulate(sp, NULL, sizeof s), VKFFTGO_ERROR_NULL_POINTER, "samples");

@@ -138,6 +138,7 @@ static int qualifies(VkPhysicalDevice pd, uint32_t *family, uint32_t *nqueues)
 	VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &tl};
 	VkQueueFamilyProperties fams[32];
 	uint32_t n = 32, i, best = UINT32_MAX;
+	int want_graphics;
 	vkGetPhysicalDeviceProperties(pd, &p);
 	if (p.apiVersion < VK_API_VERSION_1_2)
 		return 0;
@@ -145,12 +146,17 @@ static int qualifies(VkPhysicalDevice pd, uint32_t *family, uint32_t *nqueues)
 	if (!tl.timelineSemaphore)
 		return 0;
 	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, fams);
-	/* prefer a compute family without graphics (NVIDIA's async compute family) */
+	/* prefer a compute family without graphics (NVIDIA's async compute family), unless
+	 * VKFFTGO_VULKAN_FAMILY=graphics asks for the universal one (its copies and
+	 * dispatches are scheduled differently on some drivers: a measurement knob) */
+	want_graphics = getenv("VKFFTGO_VULKAN_FAMILY") && strcmp(getenv("VKFFTGO_VULKAN_FAMILY"), "graphics") == 0;
 	for (i = 0; i < n; i++) {
+		int has_g, best_g;
 		if (!(fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT))
 			continue;
-		if (best == UINT32_MAX || ((fams[best].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
-					   !(fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)))
+		has_g = (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
+		best_g = best != UINT32_MAX && (fams[best].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
+		if (best == UINT32_MAX || (best_g != want_graphics && has_g == want_graphics))
 			best = i;
 	}
 	if (best == UINT32_MAX)
@@ -386,9 +392,12 @@ int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 		if (have_af.shaderBufferFloat32AtomicAdd && !(env && strcmp(env, "0") == 0)) {
 			exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
 			af.shaderBufferFloat32AtomicAdd = VK_TRUE;
+			/* the fused spectrometer's group sums in shared memory (vkfft/kernels_glsl.go) */
+			af.shaderSharedFloat32AtomicAdd = have_af.shaderSharedFloat32AtomicAdd;
 			af.pNext = f12.pNext;
 			f12.pNext = &af;
 			dev->float_atomic_add = 1;
+			dev->shared_float_atomic_add = have_af.shaderSharedFloat32AtomicAdd == VK_TRUE;
 		}
 	}
 	dci.queueCreateInfoCount = 1;
@@ -420,6 +429,7 @@ int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 		return rc;
 	}
 	dev->info.float_atomics = dev->float_atomic_add;
+	dev->info.shared_float_atomics = dev->shared_float_atomic_add;
 	dev->info.max_binding = dev->storage_range;
 	dev->info.binding_align = dev->offset_align;
 	*out = dev;

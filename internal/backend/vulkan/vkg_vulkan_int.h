@@ -95,6 +95,7 @@ struct vkg_device {
 	uint64_t storage_range, offset_align;
 	int has_budget;
 	int float_atomic_add; /* VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd is on */
+	int shared_float_atomic_add; /* and its shaderSharedFloat32AtomicAdd */
 	uint64_t import_align; /* VK_EXT_external_memory_host: host pointers import (0: cannot) */
 	PFN_vkGetMemoryHostPointerPropertiesEXT host_pointer_props;
 	vkg_vk_queue *own;

@@ -2,7 +2,7 @@
 # one table of shape, VkFFT defaults, tuned, cuFFT, tuned/cuFFT, out of place / in place,
 # chosen parameters and tuning time (device forward+inverse, ms). A second, fresh process
 # then finds every tuning stored and measures nothing (source "stored").
-tune_shapes=256x256x256,512x512x512,4096x4096,4096:16384,256x256x256@c128,243x243x243,1031:65536
+tune_shapes=${TUNE_SHAPES:-256x256x256,512x512x512,4096x4096,4096:16384,256x256x256@c128,243x243x243,1031:65536}
 if [ ! -s "$OUT/cufft.log" ] && [ -f "$B/baselines/cufft_peers.py" ]; then
 	PYTHONUNBUFFERED=1 PEERS_GPU_ONLY=1 step cufft 300 python3 "$B/baselines/cufft_peers.py"
 fi

@@ -2,7 +2,7 @@
 # with cold plans and then plans from the disk cache (fresh processes), the same figures
 # from the CUDA backend and cuFFT of this call side by side, the vulkan-tagged tests and
 # the leak test at 10,000 round trips (plan churn at length: vulkan-churn.sh), and the
-# spectrometer's companion path (GS/s).
+# spectrometer's default and companion paths (GS/s; its fused paths: vulkan-fuse.sh).
 # Logs: $OUT/vulkan-*.log; table: $OUT/vulkan-table.md.
 # VULKAN_BENCH_ONLY=NAME limits the benchmarks to shapes whose name contains NAME.
 # vulkan_setup unpacks the Vulkan binaries into $W/vk, installs the loader where the
@@ -81,10 +81,11 @@ vulkan_step() {
 	# plan create/close churn at length is a step of its own (vulkan-churn.sh)
 	VKFFTGO_LEAK_ROUNDS=10000 step vulkan-leak 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v \
 		-test.run 'TestRepeatedTransformsDoNotLeak'
-	# the spectrometer on Vulkan (companion kernels: int8 convert, FFT, |X|^2 sums with
-	# float atomics), device-resident and from host memory, GS/s per size; beside it the
-	# CUDA backend's companion rows of the fuse step of this call, when it ran
-	VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=companion VKFFTGO_FUSE_CHUNKS=auto VKFFTGO_FUSE_CONV=off \
+	# the spectrometer on Vulkan (its default, a fused path, and the companion kernels:
+	# int8 convert, FFT, |X|^2 sums with float atomics), device-resident and from host
+	# memory, GS/s per size; beside it the CUDA backend's companion rows of the fuse step of
+	# this call, when it ran (every fused path against CUDA and cuFFT: step vulkan-fuse)
+	VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=auto,companion VKFFTGO_FUSE_CHUNKS=auto VKFFTGO_FUSE_CONV=off \
 		step vulkan-fuse-bench 600 "$VK/vkfft-vulkan.test" -test.count=1 -test.v -test.run '^TestFuseBench$'
 	grep -hE '^spectro(-host)? ' "$OUT/vulkan-fuse-bench.log" | sed 's/^/vulkan spectrometer: /'
 	grep -hE '^spectro(-host)? .*companion' "$OUT/fuse-bench.log" 2>/dev/null | sed 's/^/cuda spectrometer: /'
