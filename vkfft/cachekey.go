@@ -24,11 +24,12 @@ import (
 
 // The kinds of entry, each key's first line.
 const (
-	planEntry     = "plan"      // the in-memory cache: a typed plan (Plan, RealPlan)
-	bytePlanEntry = "byte_plan" // the in-memory cache: a BytePlan
-	kernelsEntry  = "kernels"   // the kernel cache: a plan's compiled kernels
-	moduleEntry   = "module"    // the kernel cache: a module of companion kernels
-	tuningEntry   = "tuning"    // the kernel cache: a stored tuning (tune_store.go)
+	planEntry         = "plan"          // the in-memory cache: a typed plan (Plan, RealPlan)
+	bytePlanEntry     = "byte_plan"     // the in-memory cache: a BytePlan
+	kernelsEntry      = "kernels"       // the kernel cache: a plan's compiled kernels
+	moduleEntry       = "module"        // the kernel cache: a module of companion kernels
+	kernelSourceEntry = "kernel_source" // the kernel cache's kernels/: one kernel by its source (kreuse.go)
+	tuningEntry       = "tuning"        // the kernel cache: a stored tuning (tune_store.go)
 )
 
 // cacheKey is a key being written. Its methods take and return it by value, so a key

@@ -146,12 +146,28 @@ type KernelCacheStats struct {
 	StoreErrors int64  // entries that could not be written (read-only or missing directory...)
 	Evicted     int64  // entries removed to stay under the byte cap
 	LastProblem string // the most recent rejection or write error, for diagnostics
+
+	// A plan's kernels one by one (kreuse.go), found by their source's hash in memory
+	// or in the directory's kernels/ folder, whose entries these count apart.
+	KernelsCompiled    int64 // kernels compiled from source: ahead of VkFFT's initialisation or by it
+	KernelsParallel    int64 // of those, compiled ahead, on the pool of compile jobs
+	KernelsLoaded      int64 // kernels found by their source's hash instead of compiled
+	KernelsStored      int64 // kernel entries written
+	KernelsRejected    int64 // kernel entries found but not trusted
+	KernelsStoreErrors int64 // kernel entries that could not be written
+	KernelsEvicted     int64 // kernel entries removed to stay under the byte cap
 }
 
+// kcacheCounters are the counters one kind of entry moves.
+type kcacheCounters struct{ rejected, stored, storeErrors, evicted atomic.Int64 }
+
 var kcacheStats struct {
-	hits, misses, rejected, stored, storeErrors, evicted atomic.Int64
-	mu                                                   sync.Mutex
-	last                                                 string
+	hits, misses               atomic.Int64
+	plans                      kcacheCounters // whole plans' entries
+	kernels                    kcacheCounters // entries of kernels/
+	compiled, parallel, loaded atomic.Int64   // kernels one by one
+	mu                         sync.Mutex
+	last                       string
 }
 
 // ReadKernelCacheStats returns the disk cache's counters for this process.
@@ -162,13 +178,20 @@ func ReadKernelCacheStats() KernelCacheStats {
 	last := kcacheStats.last
 	kcacheStats.mu.Unlock()
 	return KernelCacheStats{
-		Hits:        kcacheStats.hits.Load(),
-		Misses:      kcacheStats.misses.Load(),
-		Rejected:    kcacheStats.rejected.Load(),
-		Stored:      kcacheStats.stored.Load(),
-		StoreErrors: kcacheStats.storeErrors.Load(),
-		Evicted:     kcacheStats.evicted.Load(),
-		LastProblem: last,
+		Hits:               kcacheStats.hits.Load(),
+		Misses:             kcacheStats.misses.Load(),
+		Rejected:           kcacheStats.plans.rejected.Load(),
+		Stored:             kcacheStats.plans.stored.Load(),
+		StoreErrors:        kcacheStats.plans.storeErrors.Load(),
+		Evicted:            kcacheStats.plans.evicted.Load(),
+		LastProblem:        last,
+		KernelsCompiled:    kcacheStats.compiled.Load(),
+		KernelsParallel:    kcacheStats.parallel.Load(),
+		KernelsLoaded:      kcacheStats.loaded.Load(),
+		KernelsStored:      kcacheStats.kernels.stored.Load(),
+		KernelsRejected:    kcacheStats.kernels.rejected.Load(),
+		KernelsStoreErrors: kcacheStats.kernels.storeErrors.Load(),
+		KernelsEvicted:     kcacheStats.kernels.evicted.Load(),
 	}
 }
 
@@ -328,19 +351,24 @@ func keyDiff(got, want []byte) string {
 // kcacheLookup returns a verified payload for key from dir, or nil. A bad entry is
 // counted as rejected and left to be overwritten.
 func kcacheLookup(dir string, key []byte, maxBytes int64) (payload []byte, path string) {
+	return kcacheLookupIn(&kcacheStats.plans, dir, key, maxBytes)
+}
+
+// kcacheLookupIn is kcacheLookup counting into c.
+func kcacheLookupIn(c *kcacheCounters, dir string, key []byte, maxBytes int64) (payload []byte, path string) {
 	path = filepath.Join(dir, kcacheFileName(key))
 	data, err := kcacheFS.ReadFile(path, maxBytes)
 	if err != nil {
 		// no entry, or no directory at all, is a plain miss; anything else is an
 		// entry we could not read
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: %v", errBadEntry, err))
+			kcacheProblem(&c.rejected, fmt.Errorf("%w: %v", errBadEntry, err))
 		}
 		return nil, path
 	}
 	payload, err = decodeEntry(data, key)
 	if err != nil {
-		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w", path, err))
+		kcacheProblem(&c.rejected, fmt.Errorf("%s: %w", path, err))
 		return nil, path
 	}
 	kcacheFS.Touch(path)
@@ -351,23 +379,30 @@ func kcacheLookup(dir string, key []byte, maxBytes int64) (payload []byte, path 
 // Failures are counted, never returned: a cache that cannot be written only costs
 // compile time.
 func kcacheStore(dir, path string, key, payload []byte, maxBytes int64) {
+	if kcacheWrite(&kcacheStats.plans, dir, path, key, payload, maxBytes) {
+		kcacheTrim(&kcacheStats.plans, dir, maxBytes, path)
+	}
+}
+
+// kcacheWrite writes an entry atomically, counting into c; it says whether it did.
+func kcacheWrite(c *kcacheCounters, dir, path string, key, payload []byte, maxBytes int64) bool {
 	if len(payload) == 0 {
-		return
+		return false
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		kcacheProblem(&kcacheStats.storeErrors, err)
-		return
+		kcacheProblem(&c.storeErrors, err)
+		return false
 	}
 	hdr := encodeEntryHeader(key, payload)
 	if int64(len(hdr)+len(payload)) > maxBytes {
-		return // would evict itself
+		return false // would evict itself
 	}
 	if err := kcacheFS.WriteAtomic(dir, path, hdr, payload); err != nil {
-		kcacheProblem(&kcacheStats.storeErrors, err)
-		return
+		kcacheProblem(&c.storeErrors, err)
+		return false
 	}
-	kcacheStats.stored.Add(1)
-	kcacheTrim(dir, maxBytes, path)
+	c.stored.Add(1)
+	return true
 }
 
 // KernelCacheEntry describes one file of the disk cache.
@@ -408,8 +443,8 @@ func listEntries(dir string) (entries []KernelCacheEntry, stale []string, err er
 }
 
 // kcacheTrim removes least recently used entries until the directory holds at most
-// maxBytes; keep is never removed (it was just written).
-func kcacheTrim(dir string, maxBytes int64, keep string) {
+// maxBytes, counting into c; keep is never removed (it was just written).
+func kcacheTrim(c *kcacheCounters, dir string, maxBytes int64, keep string) {
 	entries, stale, err := listEntries(dir)
 	if err != nil {
 		return
@@ -429,7 +464,7 @@ func kcacheTrim(dir string, maxBytes int64, keep string) {
 			continue
 		}
 		if os.Remove(e.Path) == nil {
-			kcacheStats.evicted.Add(1)
+			c.evicted.Add(1)
 		}
 		total -= e.Bytes
 	}
@@ -439,9 +474,14 @@ func kcacheTrim(dir string, maxBytes int64, keep string) {
 type KernelCacheInfo struct {
 	Dir      string
 	Enabled  bool
-	Entries  int
-	Bytes    int64
+	Entries  int   // whole plans' entries
+	Bytes    int64 // their size
 	MaxBytes int64
+	// Kernels kept one by one, by their source, in KernelDir (capped at MaxBytes on
+	// their own).
+	KernelDir     string
+	KernelEntries int
+	KernelBytes   int64
 }
 
 // ReadKernelCacheInfo lists the cache directory (missing counts as empty).
@@ -453,6 +493,7 @@ func ReadKernelCacheInfo() (KernelCacheInfo, []KernelCacheEntry, error) {
 	if !ok {
 		return info, nil, nil
 	}
+	info.KernelDir = filepath.Join(dir, kernelsDir)
 	entries, _, err := listEntries(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return info, nil, err
@@ -461,11 +502,20 @@ func ReadKernelCacheInfo() (KernelCacheInfo, []KernelCacheEntry, error) {
 	for _, e := range entries {
 		info.Bytes += e.Bytes
 	}
+	kernels, _, err := listEntries(info.KernelDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return info, nil, err
+	}
+	info.KernelEntries = len(kernels)
+	for _, e := range kernels {
+		info.KernelBytes += e.Bytes
+	}
 	return info, entries, nil
 }
 
 // ClearKernelCache removes every entry (and leftover temporary file) from the disk
-// cache directory, and returns how many entries it removed.
+// cache directory, kernels kept by their source included, and returns how many plan
+// entries (KernelCacheInfo.Entries) it removed.
 //
 // Deprecated: use KernelCache().Clear; removed in the release after v1.
 func ClearKernelCache() (int, error) {
@@ -473,6 +523,15 @@ func ClearKernelCache() (int, error) {
 	if !ok {
 		return 0, nil
 	}
+	n, err := clearEntries(dir)
+	if _, kerr := clearEntries(filepath.Join(dir, kernelsDir)); err == nil {
+		err = kerr
+	}
+	return n, err
+}
+
+// clearEntries removes the entries and temporary files of one folder.
+func clearEntries(dir string) (int, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -36,5 +36,6 @@ func (*KernelCacheControl) Info() (KernelCacheInfo, []KernelCacheEntry, error) {
 	return ReadKernelCacheInfo()
 }
 
-// Clear removes every entry from the directory and returns how many it removed.
+// Clear removes every entry from the directory, kernels kept by their source included,
+// and returns how many plan entries (Info's Entries) it removed.
 func (*KernelCacheControl) Clear() (int, error) { return ClearKernelCache() }

@@ -16,11 +16,25 @@ import (
 type kernelSource struct {
 	store kernelStore
 	id    kcacheIdent
+	reuse *kernelReuse // kernels by their source; nil: VkFFT compiles them (kreuse.go)
 }
 
 // kernelsFor is the kernel cache for builds on the device of info, as configured now.
 func kernelsFor(info *DeviceInfo) kernelSource {
-	return kernelSource{store: currentKernelStore(), id: identFor(info)}
+	ks := kernelSource{store: currentKernelStore(), id: identFor(info)}
+	ks.reuse = newKernelReuse(ks.store, ks.id)
+	return ks
+}
+
+// compile builds p from its kernels' sources: those compiled before, by any plan, are
+// reused and the others compiled several at once, unless kernel reuse is off.
+func (ks *kernelSource) compile(h engine.Device, p *planParams) (engine.Plan, error) {
+	ep := p.engineParams()
+	if ks.reuse != nil {
+		ep.Kernels = ks.reuse
+		defer ks.reuse.done()
+	}
+	return engine.PlanCreate(h, &ep)
 }
 
 // plan builds p on h from a verified cache entry when there is one, else compiles it and
@@ -28,7 +42,7 @@ func kernelsFor(info *DeviceInfo) kernelSource {
 // the plan compiled afresh.
 func (ks *kernelSource) plan(h engine.Device, p *planParams) (engine.Plan, error) {
 	if !ks.store.on {
-		return planCreate(h, p)
+		return ks.compile(h, p)
 	}
 	key := kernelKey(&ks.id, p)
 	if payload, path := ks.store.load(key); payload != nil {
@@ -39,12 +53,12 @@ func (ks *kernelSource) plan(h engine.Device, p *planParams) (engine.Plan, error
 			kcacheStats.hits.Add(1)
 			return ph, nil
 		}
-		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
+		kcacheProblem(&kcacheStats.plans.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
 	}
 	kcacheStats.misses.Add(1)
 	q := *p
 	q.save = true
-	ph, err := planCreate(h, &q)
+	ph, err := ks.compile(h, &q)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +80,7 @@ func (ks *kernelSource) candidate(h engine.Device, p *planParams) (engine.Plan, 
 	}
 	q := *p
 	q.save = true
-	ph, err := planCreate(h, &q)
+	ph, err := ks.compile(h, &q)
 	return ph, nil, err
 }
 
@@ -89,7 +103,7 @@ func (ks *kernelSource) module(h engine.Device, source string) (engine.Module, e
 			kcacheStats.hits.Add(1)
 			return m, nil
 		}
-		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
+		kcacheProblem(&kcacheStats.plans.rejected, fmt.Errorf("%s: %w: refused on load: %v", path, errBadEntry, err))
 	}
 	kcacheStats.misses.Add(1)
 	m, bin, err := engine.ModuleBuild(h, source, nil)

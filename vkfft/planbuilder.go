@@ -74,7 +74,7 @@ func buildPlan(d *Device, h engine.Device, l layout) (builtPlan, error) {
 		b.h, err = ks.plan(h, b.params())
 		if err != nil && (b.tuned.Source == TunedStored || b.tuned.Source == TunedPrior) {
 			if b.tuned.Source == TunedStored {
-				kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%w: stored tuning %s refused: %v", errBadEntry,
+				kcacheProblem(&kcacheStats.plans.rejected, fmt.Errorf("%w: stored tuning %s refused: %v", errBadEntry,
 					b.l.cfg.Tuning, err))
 			}
 			b.l.cfg.Tuning, b.tuned = Tuning{}, TuneResult{}

@@ -58,7 +58,7 @@ func groupLookup(ks kernelSource, key []byte) (GroupTuning, bool) {
 	}
 	g, err := decodeGroupTuning(payload)
 	if err != nil {
-		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: %v", path, errBadEntry, err))
+		kcacheProblem(&kcacheStats.plans.rejected, fmt.Errorf("%s: %w: %v", path, errBadEntry, err))
 		return GroupTuning{}, false
 	}
 	groupMemoPut(key, g)

@@ -78,7 +78,7 @@ func tuneLookup(store kernelStore, key []byte) (tuneRecord, bool) {
 	}
 	r, err := decodeTuning(payload)
 	if err != nil {
-		kcacheProblem(&kcacheStats.rejected, fmt.Errorf("%s: %w: %v", path, errBadEntry, err))
+		kcacheProblem(&kcacheStats.plans.rejected, fmt.Errorf("%s: %w: %v", path, errBadEntry, err))
 		return tuneRecord{}, false
 	}
 	memoPut(key, r)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
@@ -23,7 +24,9 @@ const cacheUsage = `usage: vkfft cache [info|list|clear|bench [flags]]
   list    one line per entry, least recently used first, then the tuned plans
   clear   remove every entry
   bench   plan creation per shape: cold (compile), from disk in a fresh process,
-          and from memory (the plan cache); see 'vkfft cache bench -h'
+          and from memory (the plan cache); cold with the kernels compiled one after
+          another and several at once, and kernels found by their source in a fresh
+          process; see 'vkfft cache bench -h'
 The directory is $VKFFTGO_CACHE_DIR, else os.UserCacheDir()/vkfftgo; VKFFTGO_CACHE_DIR=off
 disables the cache; $VKFFTGO_CACHE_MAX_BYTES caps its size (default 1 GiB).`
 
@@ -62,7 +65,8 @@ func cacheInfo(list bool) error {
 		fmt.Println("kernel cache: off")
 		return nil
 	}
-	fmt.Printf("kernel cache: %s\n  entries %d, %s of %s\n", info.Dir, info.Entries, cacheMiB(info.Bytes),
+	fmt.Printf("kernel cache: %s\n  entries %d, %s of %s\n  kernels by source %d, %s of %s\n", info.Dir,
+		info.Entries, cacheMiB(info.Bytes), cacheMiB(info.MaxBytes), info.KernelEntries, cacheMiB(info.KernelBytes),
 		cacheMiB(info.MaxBytes))
 	if list {
 		for _, e := range entries {
@@ -110,8 +114,9 @@ func CacheSummary(d *vkfft.Device) string {
 	if !on {
 		dir = "off"
 	}
-	s := fmt.Sprintf("kernel cache %s: %d hits, %d misses, %d rejected, %d stored", dir, ks.Hits, ks.Misses,
-		ks.Rejected, ks.Stored)
+	s := fmt.Sprintf("kernel cache %s: %d hits, %d misses, %d rejected, %d stored; kernels %d compiled (%d ahead), "+
+		"%d found by source", dir, ks.Hits, ks.Misses, ks.Rejected, ks.Stored, ks.KernelsCompiled, ks.KernelsParallel,
+		ks.KernelsLoaded)
 	if ks.StoreErrors > 0 {
 		s += fmt.Sprintf(", %d write errors (%s)", ks.StoreErrors, ks.LastProblem)
 	}
@@ -134,6 +139,10 @@ type cacheChildResult struct {
 	Misses    int64
 	Rejected  int64
 	Stored    int64
+	Compiled  int64 // kernels compiled one by one (ahead or by VkFFT)
+	Parallel  int64 // of those, ahead on the pool
+	Loaded    int64 // kernels found by their source
+	Sum       string
 	Device    string
 	Backend   string
 	Problem   string
@@ -149,7 +158,8 @@ type cacheBenchRow struct {
 	Ratio    float64 // cold / disk
 	Hits     int64
 	Misses   int64
-	Error    string `json:",omitempty"`
+	Kernels  *coldKernelsRow `json:",omitempty"`
+	Error    string          `json:",omitempty"`
 }
 
 func cacheBench(args []string) error {
@@ -157,6 +167,8 @@ func cacheBench(args []string) error {
 	shapes := fs.String("shapes", cacheDesignShapes,
 		"comma-separated shapes NxNxN[:batch][@c128] (default: the measured anchors')")
 	runs := fs.Int("runs", 3, "fresh processes loading each plan from disk (median reported)")
+	kernels := fs.Bool("kernels", true, "also time cold builds with the kernels compiled one after another "+
+		"(VKFFTGO_COMPILE_JOBS=off) and in a fresh process finding them by their source, results compared bit for bit")
 	device := fs.Int("device", 0, "device ordinal")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	if err := fs.Parse(args); err != nil {
@@ -176,12 +188,13 @@ func cacheBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	child := func(mode string, s benchSpec) (cacheChildResult, error) {
+	child := func(mode string, s benchSpec, dir string, env ...string) (cacheChildResult, error) {
 		cmd := exec.Command(self, "cache", "bench-child", "-mode", mode, "-device", strconv.Itoa(*device),
-			"-shape", s.spec)
+			"-shape", s.spec, "-check="+strconv.FormatBool(*kernels))
 		// every measurement starts with no cache but ours: PoCL's and CUDA's JIT caches off
-		cmd.Env = append(os.Environ(), "VKFFTGO_CACHE_DIR="+cacheDir, "POCL_KERNEL_CACHE=0",
+		cmd.Env = append(os.Environ(), "VKFFTGO_CACHE_DIR="+dir, "POCL_KERNEL_CACHE=0",
 			"CUDA_CACHE_DISABLE=1")
+		cmd.Env = append(cmd.Env, env...)
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
 		var r cacheChildResult
@@ -195,9 +208,11 @@ func cacheBench(args []string) error {
 	}
 	var rows []cacheBenchRow
 	var devName, backend string
-	for _, s := range list {
+	for i, s := range list {
 		row := cacheBenchRow{Shape: s.spec}
-		cold, err := child("cold", s)
+		// each shape starts from an empty directory: no kernel of another shape is found
+		dir := filepath.Join(cacheDir, strconv.Itoa(i))
+		cold, err := child("cold", s, dir)
 		if err != nil {
 			row.Error = err.Error()
 			rows = append(rows, row)
@@ -206,20 +221,26 @@ func cacheBench(args []string) error {
 		}
 		devName, backend = cold.Device, cold.Backend
 		row.ColdMs = cold.PlanMs
+		if *kernels {
+			row.Kernels, err = coldKernels(child, s, dir, cold)
+			if err != nil {
+				row.Error = err.Error()
+			}
+		}
 		row.Misses += cold.Misses
 		row.Hits += cold.Hits
-		if cold.Misses != 1 || cold.Stored != 1 {
+		if row.Error == "" && (cold.Misses != 1 || cold.Stored != 1) {
 			row.Error = fmt.Sprintf("cold build was not a miss that stored an entry (%d misses, %d stored): %s",
 				cold.Misses, cold.Stored, cold.Problem)
 		}
 		var disk []float64
 		for i := 0; i < *runs; i++ {
-			r, err := child("disk", s)
+			r, err := child("disk", s, dir)
 			if err != nil {
 				row.Error = err.Error()
 				break
 			}
-			if r.Hits != 1 {
+			if r.Hits != 1 && row.Error == "" {
 				row.Error = fmt.Sprintf("fresh process did not load from disk (%d hits, %d rejected: %s)",
 					r.Hits, r.Rejected, r.Problem)
 			}
@@ -255,6 +276,9 @@ func cacheBench(args []string) error {
 		fmt.Printf("%-20s %12.1f %12.2f %12.2f %12.3f %10.0f %12s\n", r.Shape, r.ColdMs, r.DiskMs, r.DiskMin,
 			r.MemoryUs, r.Ratio, fmt.Sprintf("%d/%d", r.Hits, r.Misses))
 	}
+	if *kernels {
+		printColdKernels(rows)
+	}
 	return errors.Join(errs...)
 }
 
@@ -264,6 +288,7 @@ func cacheBenchChild(args []string) error {
 	fs := flag.NewFlagSet("cache bench-child", flag.ContinueOnError)
 	mode := fs.String("mode", "cold", "cold or disk")
 	spec := fs.String("shape", "", "shape spec")
+	check := fs.Bool("check", false, "run a forward and an inverse transform and report a checksum of the results")
 	device := fs.Int("device", 0, "device ordinal")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -281,19 +306,10 @@ func cacheBenchChild(args []string) error {
 	cfg := vkfft.Config{Shape: s.shape, Batch: s.batch}
 	var r cacheChildResult
 	r.Device, r.Backend = d.Info().Name, vkfft.CurrentBackend().String()
-	start := time.Now()
 	if s.double {
-		var p *vkfft.Plan[complex128]
-		if p, err = vkfft.NewPlan[complex128](d, cfg); err == nil {
-			r.PlanMs = cacheMsSince(start)
-			p.Close()
-		}
+		r.PlanMs, r.Sum, err = coldPlan[complex128](d, cfg, *check)
 	} else {
-		var p *vkfft.Plan[complex64]
-		if p, err = vkfft.NewPlan[complex64](d, cfg); err == nil {
-			r.PlanMs = cacheMsSince(start)
-			p.Close()
-		}
+		r.PlanMs, r.Sum, err = coldPlan[complex64](d, cfg, *check)
 	}
 	if err != nil {
 		return err
@@ -301,6 +317,7 @@ func cacheBenchChild(args []string) error {
 	// the counters of the timed build (the plan cache's first build below loads from disk too)
 	ks := vkfft.KernelCache().Stats()
 	r.Hits, r.Misses, r.Rejected, r.Stored, r.Problem = ks.Hits, ks.Misses, ks.Rejected, ks.Stored, ks.LastProblem
+	r.Compiled, r.Parallel, r.Loaded = ks.KernelsCompiled, ks.KernelsParallel, ks.KernelsLoaded
 	if *mode == "disk" {
 		if s.double {
 			r.MemoryNs, err = cacheMemoryHit[complex128](d, cfg)

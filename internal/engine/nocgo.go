@@ -269,6 +269,9 @@ func SpectroZero(_ Spectro, _ Status) (err error) {
 // SpectroSumGroups is a stub: this build has no cgo.
 func SpectroSumGroups(_ Spectro) (_ int) { return }
 
+// PlanKernelsSupported is a stub: this build has no cgo.
+func PlanKernelsSupported() (_ bool) { return }
+
 // PlanRunIO is a stub: this build has no cgo.
 func PlanRunIO(_ Plan, _ Status, _ bool, _ uint64, _ uint64, _ uint64, _ bool) (err error) {
 	err = ErrNoBackend

@@ -74,6 +74,29 @@ type PlanParams struct {
 	// could not be built, HermWhy then saying why. Not part of any key.
 	Herm    Kernel
 	HermWhy string
+	// Kernels, when set, finds and compiles the plan's kernels one by one, several at
+	// once, before VkFFT builds the application (srckernels.go); nil leaves every compile
+	// to VkFFT, one after another. Not part of any key.
+	Kernels KernelReuse
+}
+
+// SourceKernel is one of a plan's kernels as VkFFT generates it: what the compiler gets.
+type SourceKernel struct {
+	Source  string // after the fuse rewriter
+	Options string // the compiler's options, one per line
+	Name    string // the program's name (NVRTC's; "" elsewhere)
+}
+
+// KernelReuse is where a plan's kernels are found by their source, and where the ones
+// compiled for it are kept. Its methods may be called from several goroutines at once.
+type KernelReuse interface {
+	// Load returns the binary compiled from k before, or nil.
+	Load(k *SourceKernel) []byte
+	// Keep is given each binary compiled for the plan: ahead is true for those compiled
+	// before VkFFT built the application, false for those VkFFT compiled itself.
+	Keep(k *SourceKernel, binary []byte, ahead bool)
+	// Jobs is how many kernels may compile at once (at least 1).
+	Jobs() int
 }
 
 // StageParams is what a plan does besides a plain transform (struct vkg_plan_stages):

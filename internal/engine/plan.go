@@ -15,7 +15,8 @@ import "unsafe"
 func cplan(p Plan) *C.vkg_plan { return (*C.vkg_plan)(p) }
 
 // PlanCreate builds a VkFFT application on device d: from p.LoadBlob's binaries when
-// given, else by compiling (and keeping the binaries if p.Save).
+// given, else by compiling (and keeping the binaries if p.Save), its kernels found or
+// compiled one by one through p.Kernels when set.
 func PlanCreate(d Device, p *PlanParams) (Plan, error) {
 	var cp C.vkg_plan_params
 	cp.rank = C.int(len(p.Shape))
@@ -72,8 +73,21 @@ func PlanCreate(d Device, p *PlanParams) (Plan, error) {
 		cp.hermitian_why = why
 	}
 	defer fillStages(&cp.stages, &p.Stages)()
+	if p.Kernels == nil || len(p.LoadBlob) > 0 || !PlanKernelsSupported() {
+		var ph *C.vkg_plan
+		err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })
+		return Plan(ph), err
+	}
+	// a binary from p.Kernels that the driver refuses is compiled during creation instead
+	set := newKernelSet()
+	defer freeKernelSet(set)
+	prepareKernels(d, &cp, set, p.Kernels)
+	cp.kernels = set
 	var ph *C.vkg_plan
 	err := withStatus(func(st *C.vkg_status) C.int { return C.vkg_plan_create(cdev(d), &cp, &ph, st) })
+	if err == nil {
+		keepInitKernels(set, p.Kernels)
+	}
 	return Plan(ph), err
 }
 

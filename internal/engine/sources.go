@@ -16,7 +16,7 @@ import (
 var sources embed.FS
 
 // planBuilders are the files whose text decides the kernels a plan gets.
-var planBuilders = []string{"vkg_core.c", "vkg_core_fuse.h", "vkg_core_vulkan.h", "vkg_fuse_rewrite.c"}
+var planBuilders = []string{"vkg_core.c", "vkg_core_fuse.h", "vkg_core_kernels.h", "vkg_core_vulkan.h", "vkg_fuse_rewrite.c"}
 
 // CoreHash identifies the plan-building code compiled in, for the kernel cache's key:
 // a change to it may change the kernels VkFFT is asked for, so entries of another build

@@ -110,6 +110,36 @@ int vkg_copy(vkg_device *dev, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_stat
 
 /* ---- core layer (vkg_core.c) ---- */
 enum { VKG_C2C = 0, VKG_R2C = 1, VKG_R2R = 2 };
+
+/* ---- a plan's kernels one by one (vkg_kset.c; the hooks in vkg_core_kernels.h) ----
+ * VkFFT generates and compiles a plan's kernels one after another inside its
+ * initialisation. vkg_plan_kernels runs that initialisation once without compiling or
+ * running anything, to learn each kernel's final source (after the fuse rewriter) and
+ * compile options; the caller finds or compiles the binaries (several at once, with
+ * vkg_kernel_compile) and hands the set to vkg_plan_create (params.kernels), whose
+ * compiles are served from it. A kernel VkFFT still compiles itself there (the set
+ * lacked it) is added to the set, marked from_init, for the caller to keep. */
+typedef struct vkg_src_kernel {
+	char *source;  /* the source the compiler gets */
+	char *options; /* its options, one per line ("" for none) */
+	char *name;    /* the program's name (NVRTC's; "" elsewhere) */
+	void *binary;  /* malloc'd; NULL until found or compiled */
+	uint64_t binary_bytes;
+	int from_init; /* compiled by VkFFT during vkg_plan_create */
+} vkg_src_kernel;
+typedef struct vkg_kernel_set {
+	vkg_src_kernel *k;
+	int n, cap;
+} vkg_kernel_set;
+/* Adds a kernel (the texts copied; options NULL is ""); NULL when out of memory. */
+vkg_src_kernel *vkg_kernel_set_add(vkg_kernel_set *s, const char *source, const char *options, const char *name);
+/* The first kernel of these texts that has a binary, or NULL. */
+const vkg_src_kernel *vkg_kernel_set_find(const vkg_kernel_set *s, const char *source, const char *options,
+					  const char *name);
+/* Frees every kernel's texts and binary, and the array; the set is empty afterwards. */
+void vkg_kernel_set_clear(vkg_kernel_set *s);
+/* 1 where this build can generate a plan's kernels without compiling them. */
+int vkg_plan_kernels_supported(void);
 enum { VKG_STORAGE_DEFAULT = 0, VKG_STORAGE_HALF = 1, VKG_STORAGE_FLOAT_COMPUTE_DOUBLE = 2 };
 
 typedef struct vkg_plan_params {
@@ -161,6 +191,9 @@ typedef struct vkg_plan_params {
 	const char *hermitian_why;
 	/* convolution, separate input/output buffers, zero padding and fused stages
 	 * (vkg_core_fuse.h); all zero for a plain transform */
+	/* binaries the compiles are served from, and where VkFFT's own compiles are added
+	 * (C memory; NULL: VkFFT compiles every kernel itself, as it generates it) */
+	vkg_kernel_set *kernels;
 	struct vkg_plan_stages {
 		/* VkFFT's isInputFormatted / isOutputFormatted: the first pass reads input_buffer,
 		 * the last pass writes output_buffer (0: bound at run time); buffer is scratch */
@@ -214,6 +247,13 @@ int vkg_vkfft_version(void);
 /* 1 when the VkFFT headers carry cvendor/patches (VKFFT_VKFFTGO_PATCHED), else 0 */
 int vkg_vkfft_patched(void);
 int vkg_plan_create(vkg_device *dev, const vkg_plan_params *params, vkg_plan **out, vkg_status *st);
+/* Adds the kernels a plan of params would compile to out, compiling and running none of
+ * them (params.kernels, load_blob and save are ignored). VKG_ERR_UNSUPPORTED where this
+ * build cannot (vkg_plan_kernels_supported). */
+int vkg_plan_kernels(vkg_device *dev, const vkg_plan_params *params, vkg_kernel_set *out, vkg_status *st);
+/* Compiles k's source with its options as VkFFT would; the binary (malloc'd) goes into
+ * k->binary. Safe to call from several threads at once, for distinct kernels. */
+int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st);
 /* Waits for the plan's work on every queue, then frees it. */
 void vkg_plan_destroy(vkg_plan *plan);
 /* The compiled kernels saved at creation (params.save); valid until destroy. */

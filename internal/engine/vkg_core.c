@@ -97,15 +97,62 @@ static int vkg_capture_printf(const char *fmt, ...)
 /* Fused stages (vkg_core_fuse.h) rewrite the source VkFFT generates where it reaches the
  * compiler: VkFFT's one call of clCreateProgramWithSource / nvrtcCreateProgram /
  * glslang_shader_create goes through this hook (on Vulkan, glslang_shader_delete frees
- * the rewritten source, and vkUpdateDescriptorSets widens a fused load's input binding). */
+ * the rewritten source, and vkUpdateDescriptorSets widens a fused load's input binding).
+ * On CUDA and OpenCL its compiles and the module calls around them go through the hooks
+ * of vkg_core_kernels.h, which record, serve or pass them on. */
 #if VKFFT_BACKEND == 3
 static cl_program vkg_hook_create_program(cl_context, cl_uint, const char **, const size_t *, cl_int *);
+static cl_int vkg_hook_build_program(cl_program, cl_uint, const cl_device_id *, const char *,
+				     void(CL_CALLBACK *)(cl_program, void *), void *);
+static cl_kernel vkg_hook_create_kernel(cl_program, const char *, cl_int *);
+static cl_int vkg_hook_set_kernel_arg(cl_kernel, cl_uint, size_t, const void *);
+static cl_int vkg_hook_enqueue_kernel(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
+				      const size_t *, cl_uint, const cl_event *, cl_event *);
+static cl_int vkg_hook_release_kernel(cl_kernel);
+static cl_int vkg_hook_release_program(cl_program);
 #define clCreateProgramWithSource vkg_hook_create_program
+#define clBuildProgram vkg_hook_build_program
+#define clCreateKernel vkg_hook_create_kernel
+#define clSetKernelArg vkg_hook_set_kernel_arg
+#define clEnqueueNDRangeKernel vkg_hook_enqueue_kernel
+#define clReleaseKernel vkg_hook_release_kernel
+#define clReleaseProgram vkg_hook_release_program
 #elif VKFFT_BACKEND == 1
 static nvrtcResult vkg_hook_create_program(nvrtcProgram *, const char *, const char *, int, const char *const *,
 					   const char *const *);
+static nvrtcResult vkg_hook_nvrtc_compile(nvrtcProgram, int, const char *const *);
+static nvrtcResult vkg_hook_nvrtc_log(nvrtcProgram, char *);
+static nvrtcResult vkg_hook_nvrtc_cubin_size(nvrtcProgram, size_t *);
+static nvrtcResult vkg_hook_nvrtc_cubin(nvrtcProgram, char *);
+static nvrtcResult vkg_hook_nvrtc_destroy(nvrtcProgram *);
+static CUresult vkg_hook_module_load(CUmodule *, const void *, unsigned int, CUjit_option *, void **);
+static CUresult vkg_hook_module_function(CUfunction *, CUmodule, const char *);
+static CUresult vkg_hook_func_attribute(CUfunction, CUfunction_attribute, int);
+static CUresult vkg_hook_launch(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
+				unsigned int, unsigned int, CUstream, void **, void **);
+static CUresult vkg_hook_module_unload(CUmodule);
 #undef nvrtcCreateProgram
 #define nvrtcCreateProgram vkg_hook_create_program
+#undef nvrtcCompileProgram
+#define nvrtcCompileProgram vkg_hook_nvrtc_compile
+#undef nvrtcGetProgramLog
+#define nvrtcGetProgramLog vkg_hook_nvrtc_log
+#undef nvrtcGetCUBINSize
+#define nvrtcGetCUBINSize vkg_hook_nvrtc_cubin_size
+#undef nvrtcGetCUBIN
+#define nvrtcGetCUBIN vkg_hook_nvrtc_cubin
+#undef nvrtcDestroyProgram
+#define nvrtcDestroyProgram vkg_hook_nvrtc_destroy
+#undef cuModuleLoadDataEx
+#define cuModuleLoadDataEx vkg_hook_module_load
+#undef cuModuleGetFunction
+#define cuModuleGetFunction vkg_hook_module_function
+#undef cuFuncSetAttribute
+#define cuFuncSetAttribute vkg_hook_func_attribute
+#undef cuLaunchKernel
+#define cuLaunchKernel vkg_hook_launch
+#undef cuModuleUnload
+#define cuModuleUnload vkg_hook_module_unload
 #elif VKFFT_BACKEND == 0
 /* glslang's declarations first, under their own names: the hooks call the real ones */
 #include <glslang/Include/glslang_c_interface.h>
@@ -125,6 +172,7 @@ static void vkg_hook_update_descriptor_sets(VkDevice, uint32_t, const VkWriteDes
 #undef glslang_shader_delete
 #undef vkUpdateDescriptorSets
 #endif
+#include "vkg_core_kernels.h"
 #include "vkg_core_fuse.h"
 
 #define VKG_MIN_VKFFT_VERSION 10304
@@ -530,9 +578,13 @@ static VkFFTResult injected_compile_failure(void)
 }
 #endif
 
-int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, vkg_status *st)
+/* plan_build makes the plan of p. With dry set, no kernel is compiled or run: their
+ * texts go into dry (vkg_core_kernels.h), and the plan is only good for destroying. */
+static int plan_build(vkg_device *dev, const vkg_plan_params *p, vkg_kernel_set *dry, vkg_plan **out, vkg_status *st)
 {
 	VkFFTConfiguration c = VKFFT_ZERO_INIT;
+	struct vkg_ksession ks = {0};
+	vkg_kernel_set *kernels = dry ? dry : p->kernels;
 	vkg_plan *plan;
 	VkFFTResult r;
 	locale_t cloc, old;
@@ -559,6 +611,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	plan->params = *p;
 	plan->params.load_blob = NULL;
 	plan->params.hermitian_why = NULL; /* vkg_herm_init keeps a copy */
+	plan->params.kernels = NULL;       /* the caller's, during creation only */
 	vkg_device_native(dev, &plan->native);
 #if VKFFT_BACKEND == 1
 	/* one table per process: every device of the backend hands out the same */
@@ -664,16 +717,19 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 		if (rc)
 			goto fail_app;
 	}
-	if (p->load_blob) {
+	if (dry) {
+		/* VkFFT only generates: nothing to load, keep or run before an inverse */
+	} else if (p->load_blob) {
 		c.loadApplicationFromString = 1;
 		c.loadApplicationString = (void *)p->load_blob;
+		kernels = NULL;
 	} else if (p->save) {
 		c.saveApplicationToString = 1;
 	}
 	describe(plan);
 	/* plans with stages run their inverse through vkg_plan_run_io: the products of
 	 * forward transforms they invert are Hermitian already */
-	if (!vkg_stages_active(&p->stages) && (rc = vkg_herm_init(&plan->herm, dev, p, st)) != VKG_OK)
+	if (!dry && !vkg_stages_active(&p->stages) && (rc = vkg_herm_init(&plan->herm, dev, p, st)) != VKG_OK)
 		goto fail_app;
 
 	rc = vkg_ctx_enter(dev, st);
@@ -686,12 +742,19 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 	vkg_log_reset();
 	plan->stage.app = plan->app;
 	vkg_stage_building = &plan->stage;
+	if (kernels) {
+		ks.dry = dry != NULL;
+		ks.set = kernels;
+		vkg_ksession_open(&ks, &plan->native);
+	}
 #ifdef VKG_FAULTS
-	if (VKG_FAULT(VKG_FAULT_COMPILE_LOG))
+	if (!dry && VKG_FAULT(VKG_FAULT_COMPILE_LOG))
 		r = injected_compile_failure();
 	else
 #endif
 		r = initializeVkFFT(plan->app, c);
+	if (kernels)
+		vkg_ksession_close(&ks);
 	vkg_stage_building = NULL;
 	plan->stage.cfg.fuse_prelude = plan->stage.cfg.fuse_input_decl = plan->stage.cfg.fuse_extra_params = NULL;
 	plan->stage.cfg.fuse_entry = plan->stage.cfg.fuse_input_vkfft = plan->stage.cfg.fuse_output_vkfft = NULL;
@@ -716,7 +779,7 @@ int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, v
 			rc = vkg_vkfft_fail(st, r, "VkFFT plan creation failed");
 		goto fail_app;
 	}
-	if (plan->stage.cfg.fuse_load || plan->stage.cfg.fuse_store) {
+	if (!dry && (plan->stage.cfg.fuse_load || plan->stage.cfg.fuse_store)) {
 		rc = vkg_ctx_enter(dev, st);
 		if (rc == VKG_OK) {
 			rc = vkg_fuse_bind(&plan->stage, st);
@@ -737,6 +800,29 @@ fail_app:
 	vkg_herm_free(&plan->herm);
 	free(plan->app);
 	free(plan);
+	return rc;
+}
+
+int vkg_plan_create(vkg_device *dev, const vkg_plan_params *p, vkg_plan **out, vkg_status *st)
+{
+	return plan_build(dev, p, NULL, out, st);
+}
+
+int vkg_plan_kernels(vkg_device *dev, const vkg_plan_params *params, vkg_kernel_set *out, vkg_status *st)
+{
+	vkg_plan_params q = *params;
+	vkg_plan *plan = NULL;
+	int rc;
+	VKG_FORK_GUARD(st);
+	if (!vkg_plan_kernels_supported())
+		return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "this backend's kernels cannot be generated without compiling them");
+	q.load_blob = NULL;
+	q.load_bytes = 0;
+	q.save = 0;
+	q.kernels = NULL;
+	rc = plan_build(dev, &q, out, &plan, st);
+	if (rc == VKG_OK)
+		vkg_plan_destroy(plan);
 	return rc;
 }
 

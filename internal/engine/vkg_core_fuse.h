@@ -268,7 +268,6 @@ static char *vkg_fuse_source(const char *src, int *changed)
 
 /* ---- the compile hook: VkFFT's one call that hands generated source to the compiler ---- */
 #if VKFFT_BACKEND == 3
-#undef clCreateProgramWithSource
 static cl_program vkg_hook_create_program(cl_context ctx, cl_uint n, const char **srcs, const size_t *lens,
 					  cl_int *err)
 {
@@ -283,15 +282,12 @@ static cl_program vkg_hook_create_program(cl_context ctx, cl_uint n, const char 
 		return NULL;
 	}
 	if (!changed)
-		return clCreateProgramWithSource(ctx, n, srcs, lens, err);
-	prog = clCreateProgramWithSource(ctx, 1, (const char **)&src, NULL, err);
+		return vkg_kernels_create_program(ctx, n, srcs, lens, err);
+	prog = vkg_kernels_create_program(ctx, 1, (const char **)&src, NULL, err);
 	free(src);
 	return prog;
 }
 #elif VKFFT_BACKEND == 1
-#undef nvrtcCreateProgram
-/* the real one: NVRTC's, through the run-time loaded pointer (vkg_cuda_dl.h) */
-#define nvrtcCreateProgram (*VKG_CUDA_API.dl_nvrtcCreateProgram)
 static nvrtcResult vkg_hook_create_program(nvrtcProgram *prog, const char *src, const char *name, int nheaders,
 					   const char *const *headers, const char *const *includes)
 {
@@ -300,7 +296,7 @@ static nvrtcResult vkg_hook_create_program(nvrtcProgram *prog, const char *src, 
 	nvrtcResult r;
 	if (!s)
 		return NVRTC_ERROR_INVALID_INPUT;
-	r = nvrtcCreateProgram(prog, s, name, nheaders, headers, includes);
+	r = vkg_kernels_create_program(prog, s, name, nheaders, headers, includes);
 	if (changed)
 		free(s);
 	return r;
