@@ -137,7 +137,7 @@ func groupsApply(d *Device, cfg *SpectrometerConfig) bool {
 		(cfg.Fusion == FusionAtomic || cfg.Fusion == FusionAuto && defaultFusion(d) == FusionAtomic)
 }
 
-// defaultGroup is the group sum used when nothing is stored: as many transforms per
+// defaultGroup is the group sum of a GroupSum given without GroupTransforms: as many transforms per
 // work-group (a power of two, at most 8) as leave groupWorkElems elements of a chunk to
 // each, in shared memory up to 4096 bins (no registers held across the FFT), else in
 // registers; none (GroupSumOff) for chunks too small to share.
@@ -195,7 +195,10 @@ func chooseGroup(d *Device, cfg *SpectrometerConfig) (GroupTuning, error) {
 	if mode == TuneMeasure || mode == TuneRefresh {
 		return TuneSpectrometer(d, *cfg)
 	}
-	return GroupTuning{Sum: def.sum, Transforms: def.transforms, Source: TunedNone}, nil
+	// nothing stored: one atomic add per element, which beat every group sum on the H200
+	// at N = 4096, 65536 and 2^20 (tests/gpu/RESULTS-fuse.md); a group sum is taken when
+	// asked for or measured faster on the device
+	return off, nil
 }
 
 // spectroTuningEntry is the kind of a stored spectrometer tuning's key.
