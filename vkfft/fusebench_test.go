@@ -25,7 +25,7 @@ import (
 //
 // VKFFTGO_FUSE_SIZES (N x B list), VKFFTGO_FUSE_CHUNKS (MiB of complex data per chunk; 0 =
 // the whole batch), VKFFTGO_FUSE_FUSIONS ("none": no sweep) and VKFFTGO_FUSE_TUNINGS
-// (c:a:r triples) narrow it; VKFFTGO_FUSE_GROUP=off and VKFFTGO_FUSE_HOST=off leave out the
+// (c:a:r triples, with :on or :off for the twiddle source) narrow it; VKFFTGO_FUSE_GROUP=off and VKFFTGO_FUSE_HOST=off leave out the
 // group sums and the host samples, VKFFTGO_FUSE_CONV=off the convolution.
 func TestFuseBench(t *testing.T) {
 	if os.Getenv("VKFFTGO_FUSE_BENCH") == "" {
@@ -98,6 +98,10 @@ func benchSpectrometer(t *testing.T, n, b, iters int, sw sweep) {
 		{
 			var tu Tuning
 			fmt.Sscanf(tn, "%d:%d:%d", &tu.CoalescedMemory, &tu.AimThreads, &tu.RegisterBoost)
+			lut := LUTDefault // a fourth field, on or off, picks the twiddle source
+			if f := strings.Split(tn, ":"); len(f) == 4 {
+				lut = map[string]LUT{"on": LUTOn, "off": LUTOff}[f[3]]
+			}
 			shared, _ := strconv.Atoi(sh)
 			order := map[string]BinOrder{"auto": BinOrderAuto, "vkfft": BinOrderVkFFT, "read": BinOrderOnRead}[ord]
 			fu, err := ParseFusion(fs)
@@ -115,7 +119,7 @@ func benchSpectrometer(t *testing.T, n, b, iters int, sw sweep) {
 						chunk--
 					}
 				}
-				cfg := SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8, Fusion: fu, Chunk: chunk, Tuning: tu,
+				cfg := SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8, Fusion: fu, Chunk: chunk, Tuning: tu, LUT: lut,
 					SharedMemory: shared, BinOrder: order}
 				tn = fmt.Sprintf("%s shared=%d order=%s", tn, shared, ord)
 				t0 := time.Now()
