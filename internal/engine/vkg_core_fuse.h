@@ -209,6 +209,17 @@ static void vkg_fuse_dump(const char *src, const char *out, int roles)
 	}
 }
 
+/* vkg_fuse_refuse frees the code generator's scratch state of axis, whose compile is
+ * about to fail: VkFFT frees it only after a successful compile (VkFFTPlanAxis), so every
+ * refused fusion leaked its string buffer and type names. Nothing of VkFFT reads them
+ * between the compile call and deleteVkFFT. */
+static char *vkg_fuse_refuse(VkFFTApplication *app, VkFFTAxis *axis)
+{
+	freeMemoryParametersAPI(app, &axis->specializationConstants);
+	freeParametersAPI(app, &axis->specializationConstants);
+	return NULL;
+}
+
 /* vkg_fuse_source returns the source to compile for src (src itself when nothing is to
  * be fused), or NULL when fusion was asked for and the rewriter refused. */
 static char *vkg_fuse_source(const char *src, int *changed)
@@ -243,7 +254,7 @@ static char *vkg_fuse_source(const char *src, int *changed)
 				 "group accumulation: its %llu bytes of shared memory and VkFFT's %llu exceed the device's %u",
 				 (unsigned long long)s->cfg.fuse_group_shared, (unsigned long long)used,
 				 pp.limits.maxComputeSharedMemorySize);
-			return NULL;
+			return vkg_fuse_refuse(s->app, axis);
 		}
 	}
 #endif
@@ -259,10 +270,10 @@ static char *vkg_fuse_source(const char *src, int *changed)
 	text.group_forbid = s->cfg.fuse_group_forbid;
 	out = vkg_fuse_rewrite(src, roles, &text, s->why, sizeof s->why);
 	vkg_fuse_dump(src, out, roles);
-	if (out) {
-		*changed = 1;
-		s->fused++;
-	}
+	if (!out)
+		return vkg_fuse_refuse(s->app, axis);
+	*changed = 1;
+	s->fused++;
 	return out;
 }
 
