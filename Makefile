@@ -40,11 +40,14 @@ test-go: setup
 	$(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
 	cd vkfft && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
 		$(CURDIR)/$(BUILD)/vkfft-asan.test -test.count=1 -test.timeout=30m
-	$(MAKE) --no-print-directory fuzz FUZZTIME=10s
+	$(MAKE) --no-print-directory fuzz FUZZTIME=100000x
 
 # Each fuzz target for FUZZTIME (seed corpora in vkfft/testdata/fuzz; new finds land in
-# the Go build cache, a failing input in testdata/fuzz to commit with its fix).
-FUZZTIME ?= 30s
+# the Go build cache, a failing input in testdata/fuzz to commit with its fix). A count
+# (Nx) rather than a duration: Go 1.26's fuzz coordinator can report its own -fuzztime
+# deadline as "context deadline exceeded" on a loaded machine (golang/go#75804, fixed
+# in Go 1.27); a count has no deadline to race.
+FUZZTIME ?= 500000x
 FUZZ_TARGETS ?= ./vkfft/:FuzzConfig ./vkfft/:FuzzKernelCacheEntry
 .PHONY: fuzz
 fuzz: setup

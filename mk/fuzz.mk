@@ -6,4 +6,4 @@
 FUZZ_TARGETS += ./capi/:FuzzParseDesc
 
 .PHONY: test-fuzz
-test-fuzz: fuzz ## run every fuzz target for FUZZTIME (default 30s)
+test-fuzz: fuzz ## run every fuzz target for FUZZTIME (default 500000x executions)
