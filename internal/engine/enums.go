@@ -25,6 +25,7 @@ const (
 	StatLiveBuffers        = 1
 	StatPinnedCopies       = 2
 	StatPipelineCacheBytes = 3
+	StatShaderCopies       = 4
 )
 
 // Fault sites of the C core (vkg_fault.h), armed by tests built with the

@@ -28,6 +28,7 @@ var (
 	_ [0]struct{} = [HandleOrdinal - C.VKG_HANDLE_ORDINAL]struct{}{}
 	_ [0]struct{} = [StatLiveBuffers - C.VKG_STAT_LIVE_BUFFERS]struct{}{}
 	_ [0]struct{} = [StatPinnedCopies - C.VKG_STAT_PINNED_COPIES]struct{}{}
+	_ [0]struct{} = [StatShaderCopies - C.VKG_STAT_SHADER_COPIES]struct{}{}
 	_ [0]struct{} = [StatPipelineCacheBytes - C.VKG_STAT_PIPELINE_CACHE_BYTES]struct{}{}
 	_ [0]struct{} = [StorageHalf - C.VKG_STORAGE_HALF]struct{}{}
 	_ [0]struct{} = [StorageFloatComputeDouble - C.VKG_STORAGE_FLOAT_COMPUTE_DOUBLE]struct{}{}

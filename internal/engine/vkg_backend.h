@@ -118,7 +118,8 @@ enum {
 enum {
 	VKG_STAT_LIVE_BUFFERS = 1,        /* device allocations held for vkg_mem buffers */
 	VKG_STAT_PINNED_COPIES = 2,       /* copies straight to or from pinned/registered memory */
-	VKG_STAT_PIPELINE_CACHE_BYTES = 3 /* the size of the device's pipeline cache */
+	VKG_STAT_PIPELINE_CACHE_BYTES = 3, /* the size of the device's pipeline cache */
+	VKG_STAT_SHADER_COPIES = 4         /* device-to-device copies done by a compute shader */
 };
 
 /* One companion-kernel argument: a pointer to its value (a vkg_mem for buffers) and its

@@ -31,6 +31,8 @@ static int64_t stat(vkg_device *dev, int which)
 		return vkg_vk_live_buffers(dev);
 	case VKG_STAT_PINNED_COPIES:
 		return vkg_vk_pinned_copies(dev);
+	case VKG_STAT_SHADER_COPIES:
+		return vkg_vk_shader_copies(dev);
 	case VKG_STAT_PIPELINE_CACHE_BYTES:
 		return (int64_t)vkg_vk_pipeline_cache_bytes(dev);
 	}

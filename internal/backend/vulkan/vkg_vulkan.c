@@ -354,6 +354,7 @@ int vkg_vk_device_open(int ordinal, vkg_device **out, vkg_status *st)
 	qualifies(dev->physical, &dev->family, &dev->nqueues);
 	fill_info(dev->physical, &dev->info, &dev->storage_range, &dev->offset_align, &dev->memprops);
 	dev->spin_ns = vkg_vk_spin_ns(dev->info.host_memory);
+	dev->copy_mode = vkg_vk_copy_mode();
 
 	qci.queueFamilyIndex = dev->family;
 	qci.queueCount = dev->nqueues;
@@ -445,6 +446,7 @@ void vkg_vk_device_close(vkg_device *dev)
 	vkDeviceWaitIdle(dev->device);
 	vkg_vk_buffers_destroy_all(dev);
 	vkg_vk_scale_free(dev);
+	vkg_vk_copy_free(dev);
 	if (dev->pipeline_cache)
 		vkDestroyPipelineCache(dev->device, dev->pipeline_cache, NULL);
 	vkDestroyDevice(dev->device, NULL);

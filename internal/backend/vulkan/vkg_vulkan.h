@@ -25,6 +25,7 @@ VKG_BACKEND_REQUIRED(VKG_VK_DECLARE)
 uint64_t vkg_vk_max_binding(const vkg_device *dev);
 int64_t vkg_vk_live_buffers(vkg_device *dev);
 int64_t vkg_vk_pinned_copies(vkg_device *dev);
+int64_t vkg_vk_shader_copies(vkg_device *dev);
 uint64_t vkg_vk_pipeline_cache_bytes(vkg_device *dev);
 int vkg_vk_plan_pool(vkg_device *dev, VkCommandPool *pool, VkFence *fence, vkg_status *st);
 void vkg_vk_plan_pool_free(vkg_device *dev, VkCommandPool pool, VkFence fence);

@@ -15,10 +15,12 @@
  *                        memory (a free waits for every queue first)          -> queue, buffer
  *   vkg_hostreg_vulkan.c registered host memory                               -> mem, buffer, fail
  *   vkg_vulkan_scale.c   the normalisation shader                             -> queue, glsl, fail
+ *   vkg_vulkan_copy.c    device-to-device copies (a shader on a discrete
+ *                        device, vkCmdCopyBuffer elsewhere)                   -> queue, glsl, fail
  *   vkg_kern_vulkan.c    companion kernels                                    -> queue, buffer, glsl, fail
  *   vkg_vulkan.c         instance and devices (opening makes the device's own
- *                        queue; closing frees what the tables and the
- *                        normalisation still hold)                            -> queue, buffer, scale, fail
+ *                        queue; closing frees what the tables, the
+ *                        normalisation and the copy still hold)               -> queue, buffer, scale, copy, fail
  *   backend.c            the vkg_backend table over all of them
  *
  * So a lower file never reaches up for something a higher one owns: the queue file finds
@@ -117,6 +119,14 @@ struct vkg_device {
 	VkPipelineLayout scale_layout;
 	VkPipeline scale_f, scale_d;
 	int scale_built;
+
+	/* the copy shader (vkg_vulkan_copy.c), built on first use under scale_mu */
+	int copy_mode;  /* VKG_VK_COPY_*, from the environment at open */
+	int copy_state; /* 0 not built yet, 1 built, -1 failed to build (transfers only) */
+	VkDescriptorSetLayout copy_dsl;
+	VkPipelineLayout copy_layout;
+	VkPipeline copy_pipe;
+	int64_t shader_copies; /* copies that went through the shader (atomic) */
 };
 
 
@@ -177,5 +187,12 @@ void vkg_vk_pin_remove(vkg_device *dev, uint64_t handle);
 /* ---- vkg_vulkan_scale.c ---- */
 /* Destroys the normalisation's pipelines (closing an idle device). */
 void vkg_vk_scale_free(vkg_device *dev);
+
+/* ---- vkg_vulkan_copy.c ---- */
+enum { VKG_VK_COPY_AUTO = 0, VKG_VK_COPY_SHADER = 1, VKG_VK_COPY_TRANSFER = 2 };
+/* How device-to-device copies go, from VKFFTGO_VULKAN_COPY (shader, transfer; else auto). */
+int vkg_vk_copy_mode(void);
+/* Destroys the copy shader's pipeline (closing an idle device). */
+void vkg_vk_copy_free(vkg_device *dev);
 
 #endif

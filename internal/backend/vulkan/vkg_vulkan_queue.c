@@ -643,22 +643,6 @@ int vkg_vk_mem_read_async(vkg_device *dev, uint64_t queue, void *dst, vkg_mem sr
 	return read_through_arena(dev, q, dst, src, off, bytes, st);
 }
 
-int vkg_vk_mem_copy_on(vkg_device *dev, uint64_t queue, vkg_mem dst, vkg_mem src, uint64_t bytes, vkg_status *st)
-{
-	vkg_vk_queue *q = vkg_vk_queue_of(dev, queue);
-	VkCommandBuffer cb;
-	int rc;
-	if (bytes == 0 || dst == src)
-		return VKG_OK;
-	if ((rc = vkg_vk_op_begin(q, &cb, st)) != VKG_OK)
-		return rc;
-	cmd_copy(cb, (VkBuffer)(uintptr_t)src, 0, (VkBuffer)(uintptr_t)dst, 0, bytes);
-	/* part of a larger operation (a copy before a transform): the caller submits */
-	q->nops++;
-	pthread_mutex_unlock(&q->mu);
-	return VKG_OK;
-}
-
 /* An event is a point on one queue's timeline. */
 typedef struct vk_event {
 	vkg_vk_queue *q;
