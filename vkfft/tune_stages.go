@@ -14,14 +14,7 @@ var tuneStages = []tuneStage{
 	// the knobs that mattered most on the H200 (512³: 0.70× of the defaults)
 	{"coalescing×threads", func(l *layout, best Tuning) []Tuning {
 		var out []Tuning
-		widths := []int{32, 64, 128, 256}
-		if len(l.cfg.Shape) >= 2 {
-			// a strided axis's block holds coalescing/element columns whole: at 4096
-			// points 32 bytes take 128 KiB of shared memory, one block per multiprocessor,
-			// so half of that is tried too
-			widths = append([]int{16}, widths...)
-		}
-		for _, c := range widths {
+		for _, c := range []int{32, 64, 128, 256} {
 			for _, a := range []int{64, 128, 256} {
 				t := best
 				t.CoalescedMemory, t.AimThreads = c, a

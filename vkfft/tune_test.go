@@ -466,28 +466,3 @@ func TestTuneCandidates(t *testing.T) {
 		}
 	}
 }
-
-// The tuner's narrowest coalescing (16 bytes, tried on 2-D and 3-D shapes) computes the
-// same transforms: each strided block then holds two complex64 columns, or one complex128.
-func TestNarrowCoalescingAccuracy(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, shape := range [][]int{{64, 256}, {32, 24, 16}} {
-		for _, aim := range []int{64} {
-			cfg := Config{Shape: shape, Batch: 2, Tuning: Tuning{CoalescedMemory: 16, AimThreads: aim}}
-			p, err := NewPlan[complex64](testDev, cfg)
-			require.NoError(t, err)
-			x, ref := randomComplex[complex64](rng, p.Len())
-			got := make([]complex64, p.Len())
-			require.NoError(t, p.Forward(got, x))
-			require.Less(t, relErr(got, refFFT(ref, shape, 2, false)), 1e-5, "%v threads %d", shape, aim)
-			require.NoError(t, p.Close())
-			q, err := NewPlan[complex128](testDev, cfg)
-			require.NoError(t, err)
-			xd, refd := randomComplex[complex128](rng, q.Len())
-			gotd := make([]complex128, q.Len())
-			require.NoError(t, q.Forward(gotd, xd))
-			require.Less(t, relErr(gotd, refFFT(refd, shape, 2, false)), 1e-12, "%v c128 threads %d", shape, aim)
-			require.NoError(t, q.Close())
-		}
-	}
-}
