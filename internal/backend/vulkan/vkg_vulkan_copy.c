@@ -1,7 +1,7 @@
 /* vkg_vulkan_copy.c — device-to-device copies. vkCmdCopyBuffer is what Vulkan offers, but
  * on NVIDIA's driver a compute queue runs it at a fifth of the memory's speed (0.8 TB/s on
  * an H200 where a kernel copies at 4 TB/s): a copy of a large buffer on a discrete device
- * goes through a compute shader instead, 16 bytes per invocation, bound by push
+ * goes through a compute shader instead, 64 bytes per invocation, bound by push
  * descriptors like the normalisation. On a device whose memory is the host's (llvmpipe),
  * vkCmdCopyBuffer is a memcpy and stays. VKFFTGO_VULKAN_COPY=shader|transfer overrides the
  * choice for every size (read when the device opens). */
@@ -12,8 +12,10 @@
 
 /* below this a copy is a command like any other: the transfer's speed does not matter */
 #define COPY_SHADER_MIN (1u << 20)
-#define COPY_LOCAL 256
+#define COPY_PER_GROUP 1024 /* uvec4s: 256 invocations, 4 each */
 
+/* Each work-group moves four blocks of 256 uvec4s, all loads before the stores:
+ * one 16-byte access per invocation leaves too few bytes in flight to fill HBM. */
 static const char copy_src[] =
 	"#version 450\n"
 	"layout(local_size_x = 256) in;\n"
@@ -21,8 +23,15 @@ static const char copy_src[] =
 	"layout(std430, set = 0, binding = 1) writeonly buffer Dst { uvec4 d[]; };\n"
 	"layout(push_constant) uniform Params { uint n; } pc;\n"
 	"void main() {\n"
-	"  uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u;\n"
-	"  if (i < pc.n) d[i] = s[i];\n"
+	"  uint g = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;\n"
+	"  uint i = g * 1024u + gl_LocalInvocationID.x;\n"
+	"  if (i + 768u < pc.n) {\n"
+	"    uvec4 a = s[i], b = s[i + 256u], c = s[i + 512u], e = s[i + 768u];\n"
+	"    d[i] = a; d[i + 256u] = b; d[i + 512u] = c; d[i + 768u] = e;\n"
+	"  } else {\n"
+	"    for (uint k = 0u; k < 4u; k++, i += 256u)\n"
+	"      if (i < pc.n) d[i] = s[i];\n"
+	"  }\n"
 	"}\n";
 
 int vkg_vk_copy_mode(void)
@@ -143,7 +152,7 @@ static void record_shader_copy(vkg_device *dev, VkCommandBuffer cb, VkBuffer dst
 	memset(push, 0, sizeof push);
 	while (start < bytes) {
 		uint64_t len = bytes - start < window ? bytes - start : window;
-		uint32_t n = (uint32_t)(len / 16), groups = (n + COPY_LOCAL - 1) / COPY_LOCAL;
+		uint32_t n = (uint32_t)(len / 16), groups = (n + COPY_PER_GROUP - 1) / COPY_PER_GROUP;
 		uint32_t gx = groups < 65535 ? groups : 65535, gy = (groups + gx - 1) / gx;
 		VkDescriptorBufferInfo bi[2] = {{src, start, len}, {dst, start, len}};
 		VkWriteDescriptorSet w[2];
