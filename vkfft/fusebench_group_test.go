@@ -78,13 +78,7 @@ func benchGroups(t *testing.T, n, b, iters int, buf *Buffer[int8], samples []int
 		}
 		e := errOf(sp)
 		require.NoError(t, sp.AccumulateBuffer(buf))
-		require.NoError(t, testDev.Sync())
-		start := time.Now()
-		for i := 0; i < iters; i++ {
-			require.NoError(t, sp.AccumulateBuffer(buf))
-		}
-		require.NoError(t, testDev.Sync())
-		ms := float64(time.Since(start).Microseconds()) / 1e3 / float64(iters)
+		ms := timeCalls(t, iters, func() error { return sp.AccumulateBuffer(buf) })
 		gr := sp.Group()
 		fmt.Printf("group %d %d %s %v (%v, fusion %v) %.3f ms %.1f GS/s err=%.1e\n", n, b, p.name, gr, gr.Source,
 			sp.Fusion(), ms, total/ms/1e6, e)

@@ -27,6 +27,11 @@ import (
 // the whole batch), VKFFTGO_FUSE_FUSIONS ("none": no sweep) and VKFFTGO_FUSE_TUNINGS
 // (c:a:r triples, with :on or :off for the twiddle source) narrow it; VKFFTGO_FUSE_GROUP=off and VKFFTGO_FUSE_HOST=off leave out the
 // group sums and the host samples, VKFFTGO_FUSE_CONV=off the convolution.
+//
+// Each row is timed over at least iters calls and VKFFTGO_FUSE_MIN_MS (default 300)
+// milliseconds, after a second of calls that brings the GPU's clocks up: twenty calls of
+// a millisecond each measured the clock ramp, not the kernel (rows of one configuration
+// differed up to 4× in one process under Vulkan).
 func TestFuseBench(t *testing.T) {
 	if os.Getenv("VKFFTGO_FUSE_BENCH") == "" {
 		t.Skip("a GPU benchmark: set VKFFTGO_FUSE_BENCH=1 (tests/gpu/steps/fuse.sh)")
@@ -53,6 +58,35 @@ func TestFuseBench(t *testing.T) {
 		for _, lut := range envList("VKFFTGO_FUSE_CONV_LUT", "default") {
 			benchConvolution(t, iters, map[string]LUT{"default": LUTDefault, "on": LUTOn, "off": LUTOff}[lut])
 		}
+	}
+}
+
+// timeCalls returns the milliseconds one call of call takes, on the device's clock as the
+// host sees it: at least iters calls and VKFFTGO_FUSE_MIN_MS milliseconds, then a sync.
+func timeCalls(t *testing.T, iters int, call func() error) float64 {
+	minTime := time.Duration(envInt("VKFFTGO_FUSE_MIN_MS", 300)) * time.Millisecond
+	require.NoError(t, testDev.Sync())
+	start := time.Now()
+	calls := 0
+	for calls < iters || time.Since(start) < minTime {
+		require.NoError(t, call())
+		if calls++; calls%iters == 0 {
+			require.NoError(t, testDev.Sync()) // the host's clock must not run ahead of the device
+		}
+	}
+	require.NoError(t, testDev.Sync())
+	return float64(time.Since(start).Microseconds()) / 1e3 / float64(calls)
+}
+
+// warmUp runs the default spectrometer on buf for a second, so that the rows after it
+// see the GPU at its working clocks.
+func warmUp(t *testing.T, n, b int, buf *Buffer[int8]) {
+	sp, err := NewSpectrometer(testDev, SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8})
+	require.NoError(t, err)
+	defer sp.Close()
+	for start := time.Now(); time.Since(start) < time.Second; {
+		require.NoError(t, sp.AccumulateBuffer(buf))
+		require.NoError(t, testDev.Sync())
 	}
 }
 
@@ -88,6 +122,7 @@ func benchSpectrometer(t *testing.T, n, b, iters int, sw sweep) {
 	require.NoError(t, err)
 	defer buf.Close()
 	require.NoError(t, buf.Upload(samples))
+	warmUp(t, n, b, buf)
 	var ref []float32
 	total := float64(n) * float64(b)
 	for _, combo := range sweepCombos(sw) {
@@ -139,13 +174,7 @@ func benchSpectrometer(t *testing.T, n, b, iters int, sw sweep) {
 					diff = relErrReal(psd, float64s(ref))
 				}
 				require.NoError(t, sp.AccumulateBuffer(buf))
-				require.NoError(t, testDev.Sync())
-				t0 = time.Now()
-				for i := 0; i < iters; i++ {
-					require.NoError(t, sp.AccumulateBuffer(buf))
-				}
-				require.NoError(t, testDev.Sync())
-				ms := float64(time.Since(t0).Microseconds()) / 1e3 / float64(iters)
+				ms := timeCalls(t, iters, func() error { return sp.AccumulateBuffer(buf) })
 				fmt.Printf("spectro %d %d %v(%s) chunk=%d(%s) tuning=%s vkfft-order=%v %.3f ms %.1f GS/s ws=%.0f MiB psd-diff=%.1e build=%.0fms\n",
 					n, b, sp.Fusion(), fs, sp.Chunk(), cs, tn, sp.perm != nil, ms, total/ms/1e6,
 					float64(sp.WorkingSet())/(1<<20), diff, float64(build.Microseconds())/1e3)
