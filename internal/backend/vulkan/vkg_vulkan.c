@@ -441,12 +441,12 @@ void vkg_vk_device_close(vkg_device *dev)
 {
 	if (!dev)
 		return;
+	vkg_vk_copy_free(dev);
 	if (dev->own)
 		vkg_vk_queue_close(dev->own);
 	vkDeviceWaitIdle(dev->device);
 	vkg_vk_buffers_destroy_all(dev);
 	vkg_vk_scale_free(dev);
-	vkg_vk_copy_free(dev);
 	if (dev->pipeline_cache)
 		vkDestroyPipelineCache(dev->device, dev->pipeline_cache, NULL);
 	vkDestroyDevice(dev->device, NULL);

@@ -15,9 +15,9 @@
  *                        memory (a free waits for every queue first)          -> queue, buffer
  *   vkg_hostreg_vulkan.c registered host memory                               -> mem, buffer, fail
  *   vkg_vulkan_scale.c   the normalisation shader                             -> queue, glsl, fail
- *   vkg_vulkan_copy.c    device-to-device copies (a shader on a discrete
- *                        device, vkCmdCopyBuffer elsewhere)                   -> queue, glsl, fail
  *   vkg_kern_vulkan.c    companion kernels                                    -> queue, buffer, glsl, fail
+ *   vkg_vulkan_copy.c    device-to-device copies (a companion kernel on a
+ *                        discrete device, vkCmdCopyBuffer elsewhere)          -> queue, kern
  *   vkg_vulkan.c         instance and devices (opening makes the device's own
  *                        queue; closing frees what the tables, the
  *                        normalisation and the copy still hold)               -> queue, buffer, scale, copy, fail
@@ -120,12 +120,11 @@ struct vkg_device {
 	VkPipeline scale_f, scale_d;
 	int scale_built;
 
-	/* the copy shader (vkg_vulkan_copy.c), built on first use under scale_mu */
+	/* the copy kernel (vkg_vulkan_copy.c), built on first use under scale_mu */
 	int copy_mode;  /* VKG_VK_COPY_*, from the environment at open */
 	int copy_state; /* 0 not built yet, 1 built, -1 failed to build (transfers only) */
-	VkDescriptorSetLayout copy_dsl;
-	VkPipelineLayout copy_layout;
-	VkPipeline copy_pipe;
+	vkg_module *copy_module;
+	vkg_kernel *copy_kernel;
 	int64_t shader_copies; /* copies that went through the shader (atomic) */
 };
 
@@ -192,7 +191,8 @@ void vkg_vk_scale_free(vkg_device *dev);
 enum { VKG_VK_COPY_AUTO = 0, VKG_VK_COPY_SHADER = 1, VKG_VK_COPY_TRANSFER = 2 };
 /* How device-to-device copies go, from VKFFTGO_VULKAN_COPY (shader, transfer; else auto). */
 int vkg_vk_copy_mode(void);
-/* Destroys the copy shader's pipeline (closing an idle device). */
+/* Destroys the copy kernel (closing a device, before its own queue closes: destroying
+ * waits for the device's queues). */
 void vkg_vk_copy_free(vkg_device *dev);
 
 #endif
