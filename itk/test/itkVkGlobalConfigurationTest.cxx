@@ -2,13 +2,15 @@
  * itkVkGlobalConfigurationTest — the device settings: VkGlobalConfiguration's device is
  * every filter's unless UseVkGlobalConfiguration is off, then DeviceID is; a device that
  * does not exist makes the filter fall back to ITK's implementation with a warning (the
- * same result as FFTW), and going back to device 0 runs on the GPU again. Mirrors
- * ITKVkFFTBackend's itkVkGlobalConfigurationTest.
+ * same result as FFTW), Print shows these settings, and going back to device 0 runs on the
+ * GPU again. Mirrors ITKVkFFTBackend's itkVkGlobalConfigurationTest.
  *=========================================================================*/
 #include "itkFFTWForwardFFTImageFilter.h"
 #include "itkOutputWindow.h"
 #include "itkVkForwardFFTImageFilter.h"
 #include "itkVkFFTTestUtilities.h"
+
+#include <sstream>
 
 namespace
 {
@@ -67,6 +69,18 @@ Run()
   f->Update();
   VK_CHECK(window->warnings == 1, "the same reason is reported once per filter, not per Update");
   std::cout << "  fallback: " << f->GetFallbackReason() << std::endl;
+  {
+    // Print shows the settings the filter ran with
+    itk::VkGlobalConfiguration::SetDeviceID(5);
+    std::ostringstream printed;
+    f->Print(printed);
+    itk::VkGlobalConfiguration::SetDeviceID(0);
+    for (const char * line : { "UseVkGlobalConfiguration: 0", "Local DeviceID: 1000", "Global DeviceID: 5",
+                               "Preferred DeviceID: 1000", "Last Update used the fallback: 1" })
+    {
+      VK_CHECK(printed.str().find(line) != std::string::npos, "Print lacks \"" << line << "\": " << printed.str());
+    }
+  }
 
   // back on device 0: the GPU
   f->SetDeviceID(0);
