@@ -38,9 +38,7 @@ type cpoolPlan struct {
 
 // poolRunner is what the C calls need of a pool plan.
 type poolRunner interface {
-	run(inverse bool, out, in unsafe.Pointer) error
-	ioBytes(inverse bool) (out, in int64)
-	real() bool
+	hostRunner
 	batches() []int
 	Close() error
 }
@@ -316,15 +314,6 @@ func vkgcgo_pool_plan_destroy(h *C.vkfftgo_pool_plan) (rc C.vkfftgo_status) {
 	return ret(fn, pp.run.Close())
 }
 
-// checkDirection maps a C direction to inverse, or says what is wrong with it.
-func checkDirection(direction C.int) (bool, error) {
-	if direction != C.VKFFTGO_FORWARD && direction != C.VKFFTGO_INVERSE {
-		return false, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT,
-			"direction is %d; want VKFFTGO_FORWARD (-1) or VKFFTGO_INVERSE (1)", int(direction))
-	}
-	return direction == C.VKFFTGO_INVERSE, nil
-}
-
 //export vkgcgo_pool_plan_io_bytes
 func vkgcgo_pool_plan_io_bytes(h *C.vkfftgo_pool_plan, direction C.int, outBytes, inBytes *C.size_t) (rc C.vkfftgo_status) {
 	const fn = "vkfftgo_pool_plan_io_bytes"
@@ -334,16 +323,7 @@ func vkgcgo_pool_plan_io_bytes(h *C.vkfftgo_pool_plan, direction C.int, outBytes
 		return fail(fn, err)
 	}
 	defer release()
-	inverse, err := checkDirection(direction)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if outBytes == nil || inBytes == nil {
-		return fail(fn, errNull("out_bytes or in_bytes"))
-	}
-	o, i := pp.run.ioBytes(inverse)
-	*outBytes, *inBytes = C.size_t(o), C.size_t(i)
-	return C.VKFFTGO_SUCCESS
+	return ret(fn, hostIOBytes(pp.run, direction, outBytes, inBytes))
 }
 
 //export vkgcgo_pool_plan_batches
@@ -379,31 +359,5 @@ func vkgcgo_pool_execute(h *C.vkfftgo_pool_plan, direction C.int, out unsafe.Poi
 		return fail(fn, err)
 	}
 	defer release()
-	inverse, err := checkDirection(direction)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out == nil {
-		return fail(fn, errNull("out"))
-	}
-	if in == nil {
-		return fail(fn, errNull("in"))
-	}
-	wantOut, wantIn := pp.run.ioBytes(inverse)
-	if int64(outBytes) != wantOut || int64(inBytes) != wantIn {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE,
-			"%s: out has %d bytes and in %d; the plan needs out %d and in %d bytes", dirName(inverse),
-			uint64(outBytes), uint64(inBytes), wantOut, wantIn))
-	}
-	if out == in && pp.run.real() {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "an R2C plan needs distinct in and out arrays"))
-	}
-	return ret(fn, pp.run.run(inverse, out, in))
-}
-
-func dirName(inverse bool) string {
-	if inverse {
-		return "inverse"
-	}
-	return "forward"
+	return ret(fn, hostExecute(pp.run, direction, out, outBytes, in, inBytes))
 }

@@ -27,9 +27,7 @@ type cslabPlan struct {
 
 // slabRunner is what the C calls need of a slab plan.
 type slabRunner interface {
-	run(inverse bool, out, in unsafe.Pointer) error
-	ioBytes(inverse bool) (out, in int64)
-	real() bool
+	hostRunner
 	slabs(transposed bool) []vkfft.Slab
 	Close() error
 }
@@ -325,16 +323,7 @@ func vkgcgo_slab_plan_io_bytes(h *C.vkfftgo_slab_plan, direction C.int, outBytes
 		return fail(fn, err)
 	}
 	defer release()
-	inverse, err := checkDirection(direction)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if outBytes == nil || inBytes == nil {
-		return fail(fn, errNull("out_bytes or in_bytes"))
-	}
-	o, i := sp.run.ioBytes(inverse)
-	*outBytes, *inBytes = C.size_t(o), C.size_t(i)
-	return C.VKFFTGO_SUCCESS
+	return ret(fn, hostIOBytes(sp.run, direction, outBytes, inBytes))
 }
 
 //export vkgcgo_slab_execute
@@ -347,24 +336,5 @@ func vkgcgo_slab_execute(h *C.vkfftgo_slab_plan, direction C.int, out unsafe.Poi
 		return fail(fn, err)
 	}
 	defer release()
-	inverse, err := checkDirection(direction)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if out == nil {
-		return fail(fn, errNull("out"))
-	}
-	if in == nil {
-		return fail(fn, errNull("in"))
-	}
-	wantOut, wantIn := sp.run.ioBytes(inverse)
-	if int64(outBytes) != wantOut || int64(inBytes) != wantIn {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_WRONG_SIZE,
-			"%s: out has %d bytes and in %d; the plan needs out %d and in %d bytes", dirName(inverse),
-			uint64(outBytes), uint64(inBytes), wantOut, wantIn))
-	}
-	if out == in && sp.run.real() {
-		return fail(fn, errorf(C.VKFFTGO_ERROR_INVALID_ARGUMENT, "an R2C plan needs distinct in and out arrays"))
-	}
-	return ret(fn, sp.run.run(inverse, out, in))
+	return ret(fn, hostExecute(sp.run, direction, out, outBytes, in, inBytes))
 }
