@@ -187,7 +187,7 @@ func chooseGroup(d *Device, cfg *SpectrometerConfig) (GroupTuning, error) {
 		return off, err
 	}
 	if mode == TuneCached || mode == TuneMeasure {
-		if g, ok := groupLookup(kernelsFor(&d.info), spectroTuningKey(&d.info, cfg)); ok {
+		if g, ok := storedGroupSums.lookup(kernelsFor(&d.info).store, spectroTuningKey(&d.info, cfg)); ok {
 			g.Source = TunedStored
 			return g, nil
 		}

@@ -1,10 +1,8 @@
 package vkfft
 
-// Stored spectrometer tunings: a group sum measured by TuneSpectrometer is kept in the
-// kernel-cache directory as an entry of the kernel cache's format (header, key,
-// checksum; its key, spectroTuningKey, names the device and what shapes the last pass),
-// with a payload of "field=value" lines parsed strictly and range-checked; the process
-// remembers what it measured or read.
+// Stored spectrometer tunings, records of stored_records.go: a group sum measured by
+// TuneSpectrometer, under a key (spectroTuningKey) that names the device and what shapes
+// the last pass.
 
 import (
 	"bufio"
@@ -12,65 +10,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
-// groupMemo holds the spectrometer tunings this process measured or read, by key.
-var groupMemo struct {
-	mu sync.Mutex
-	m  map[string]GroupTuning
-}
-
-func groupMemoGet(key []byte) (GroupTuning, bool) {
-	groupMemo.mu.Lock()
-	defer groupMemo.mu.Unlock()
-	g, ok := groupMemo.m[string(key)]
-	return g, ok
-}
-
-func groupMemoPut(key []byte, g GroupTuning) {
-	groupMemo.mu.Lock()
-	defer groupMemo.mu.Unlock()
-	if groupMemo.m == nil {
-		groupMemo.m = make(map[string]GroupTuning)
-	}
-	groupMemo.m[string(key)] = g
-}
-
-// forgetGroupTunings drops the process's memory of spectrometer tunings (tests).
-func forgetGroupTunings() {
-	groupMemo.mu.Lock()
-	groupMemo.m = nil
-	groupMemo.mu.Unlock()
-}
-
-// groupLookup returns the spectrometer tuning stored under key: from this process's
-// memory, else from the kernel-cache directory (verified, parsed and range-checked; a
-// bad entry is counted as rejected and ignored).
-func groupLookup(ks kernelSource, key []byte) (GroupTuning, bool) {
-	if g, ok := groupMemoGet(key); ok {
-		return g, true
-	}
-	payload, path := ks.store.load(key)
-	if payload == nil {
-		return GroupTuning{}, false
-	}
-	g, err := decodeGroupTuning(payload)
-	if err != nil {
-		kcacheProblem(&kcacheStats.plans.rejected, fmt.Errorf("%s: %w: %v", path, errBadEntry, err))
-		return GroupTuning{}, false
-	}
-	groupMemoPut(key, g)
-	return g, true
-}
-
-// groupStore remembers g and writes it to the kernel-cache directory.
-func groupStore(ks kernelSource, key []byte, g GroupTuning) {
-	g.Refused = ""
-	groupMemoPut(key, g)
-	ks.store.save(key, encodeGroupTuning(g))
-}
+// storedGroupSums are the spectrometer tunings in the kernel-cache directory and this
+// process's memory.
+var storedGroupSums = storedRecords[GroupTuning]{encode: encodeGroupTuning, decode: decodeGroupTuning}
 
 func encodeGroupTuning(g GroupTuning) []byte {
 	var b bytes.Buffer

@@ -163,8 +163,8 @@ func TestSpectrometerGroupTuning(t *testing.T) {
 		return
 	}
 	kcDir(t)
-	forgetGroupTunings()
-	t.Cleanup(forgetGroupTunings)
+	storedGroupSums.forget()
+	t.Cleanup(storedGroupSums.forget)
 	oldList, oldBias := groupCandidateList, groupTuneBias
 	t.Cleanup(func() { groupCandidateList, groupTuneBias = oldList, oldBias })
 	groupCandidateList = func(n, chunk int) []groupSpec {
@@ -207,7 +207,7 @@ func TestSpectrometerGroupTuning(t *testing.T) {
 	require.Equal(t, 2, got.Transforms)
 	require.Len(t, got.Candidates, 3)
 
-	forgetGroupTunings() // a new process reads it from the directory
+	storedGroupSums.forget() // a new process reads it from the directory
 	got = use(auto)
 	require.Equal(t, TunedStored, got.Source)
 	require.Equal(t, "registers x2", got.String())

@@ -112,7 +112,9 @@ func TuneSpectrometer(d *Device, cfg SpectrometerConfig) (GroupTuning, error) {
 		return 0
 	})
 	g.Sum, g.Transforms, g.Elapsed = g.Candidates[0].Sum, g.Candidates[0].Transforms, time.Since(start)
-	groupStore(kernelsFor(&d.info), spectroTuningKey(&d.info, &cfg), g)
+	stored := g
+	stored.Refused = "" // a build's note, not part of what was measured
+	storedGroupSums.save(kernelsFor(&d.info).store, spectroTuningKey(&d.info, &cfg), stored)
 	return g, nil
 }
 

@@ -262,7 +262,7 @@ func chooseTuning(info *DeviceInfo, ks *kernelSource, l *layout) (tuneChoice, er
 	}
 	key := tuningKey(&ks.id, l)
 	if mode != TuneRefresh {
-		if rec, ok := tuneLookup(ks.store, key); ok {
+		if rec, ok := storedTunings.lookup(ks.store, key); ok {
 			return storedChoice(rec, TunedStored), nil
 		}
 	}
@@ -283,7 +283,7 @@ func measureTuning(target *tuneTarget, c tuneChoice) (tuneChoice, engine.Plan, e
 	tuneMu.Lock()
 	defer tuneMu.Unlock()
 	if !c.refresh {
-		if rec, ok := tuneLookup(target.ks.store, c.key); ok { // measured meanwhile by another goroutine
+		if rec, ok := storedTunings.lookup(target.ks.store, c.key); ok { // measured meanwhile by another goroutine
 			return storedChoice(rec, TunedStored), nil, nil
 		}
 	}
@@ -291,7 +291,7 @@ func measureTuning(target *tuneTarget, c tuneChoice) (tuneChoice, engine.Plan, e
 	if err != nil {
 		return tuneChoice{}, nil, err
 	}
-	tuneStore(target.ks.store, c.key, rec)
+	storedTunings.save(target.ks.store, c.key, rec)
 	return storedChoice(rec, TunedMeasured), winner, nil
 }
 

@@ -1,13 +1,9 @@
 package vkfft
 
-// Stored tunings. A measured tuning is kept beside the kernels, in the kernel-cache
-// directory, as an entry of the same format (header, key, checksum; see kcache.go): its
-// key (tuningKey, cachekey.go) has the fields of the untuned plan's kernel key, marked
-// as a tuning, so it names the VkFFT version, the core, the backend, the device, its
-// driver and compiler (NVRTC) and every plan parameter. Its payload is a short text of
-// "field=value" lines, parsed strictly and range-checked: an entry that is damaged,
-// foreign or out of range is counted as rejected and ignored, never used. The process also remembers the
-// tunings it measured or read, so a disabled disk cache does not mean measuring twice.
+// Stored tunings, records of stored_records.go. A tuning's key (tuningKey, cachekey.go)
+// has the fields of the untuned plan's kernel key, marked as a tuning, so it names the
+// VkFFT version, the core, the backend, the device, its driver and compiler (NVRTC) and
+// every plan parameter.
 
 import (
 	"bufio"
@@ -15,7 +11,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -36,61 +31,8 @@ type tuneRecord struct {
 	elapsed            time.Duration
 }
 
-// tuneMemo holds the tunings this process measured or read, by key.
-var tuneMemo struct {
-	mu sync.Mutex
-	m  map[string]tuneRecord
-}
-
-func memoGet(key []byte) (tuneRecord, bool) {
-	tuneMemo.mu.Lock()
-	defer tuneMemo.mu.Unlock()
-	r, ok := tuneMemo.m[string(key)]
-	return r, ok
-}
-
-func memoPut(key []byte, r tuneRecord) {
-	tuneMemo.mu.Lock()
-	defer tuneMemo.mu.Unlock()
-	if tuneMemo.m == nil {
-		tuneMemo.m = make(map[string]tuneRecord)
-	}
-	tuneMemo.m[string(key)] = r
-}
-
-// forgetTunings drops the process's memory of tunings (tests: a "new process").
-func forgetTunings() {
-	tuneMemo.mu.Lock()
-	tuneMemo.m = nil
-	tuneMemo.mu.Unlock()
-}
-
-// tuneLookup returns the tuning stored under key: from this process's memory, else
-// from the kernel-cache directory (verified like a kernel entry, then parsed and
-// range-checked).
-func tuneLookup(store kernelStore, key []byte) (tuneRecord, bool) {
-	if r, ok := memoGet(key); ok {
-		return r, true
-	}
-	payload, path := store.load(key)
-	if payload == nil {
-		return tuneRecord{}, false
-	}
-	r, err := decodeTuning(payload)
-	if err != nil {
-		kcacheProblem(&kcacheStats.plans.rejected, fmt.Errorf("%s: %w: %v", path, errBadEntry, err))
-		return tuneRecord{}, false
-	}
-	memoPut(key, r)
-	return r, true
-}
-
-// tuneStore remembers r and writes it to the kernel-cache directory (failures only
-// counted, as for kernels).
-func tuneStore(store kernelStore, key []byte, r tuneRecord) {
-	memoPut(key, r)
-	store.save(key, encodeTuning(r))
-}
+// storedTunings are the tunings in the kernel-cache directory and this process's memory.
+var storedTunings = storedRecords[tuneRecord]{encode: encodeTuning, decode: decodeTuning}
 
 func encodeTuning(r tuneRecord) []byte {
 	t := r.tuning

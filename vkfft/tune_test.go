@@ -56,8 +56,8 @@ func tuneTestStages(t *testing.T) {
 func tuneFresh(t *testing.T) string {
 	t.Helper()
 	dir := kcDir(t)
-	forgetTunings()
-	t.Cleanup(forgetTunings)
+	storedTunings.forget()
+	t.Cleanup(storedTunings.forget)
 	return dir
 }
 
@@ -181,7 +181,7 @@ func TestTuneMeasureStoreReuse(t *testing.T) {
 	require.Equal(t, dir, filepath.Dir(list[0].Path))
 
 	// "a new process": nothing in memory, the store on disk
-	forgetTunings()
+	storedTunings.forget()
 	measured := tuneMeasurements.Load()
 	before = ReadKernelCacheStats()
 	for _, mode := range []TuneMode{TuneCached, TuneMeasure, TuneDefault} {
@@ -288,7 +288,7 @@ func TestTuneDamagedStoreIgnored(t *testing.T) {
 	}
 	for name, data := range damage {
 		t.Run(name, func(t *testing.T) {
-			forgetTunings()
+			storedTunings.forget()
 			require.NoError(t, os.WriteFile(path, data, 0o600))
 			before := ReadKernelCacheStats()
 			cfg := tuneCfg
@@ -307,7 +307,7 @@ func TestTuneDamagedStoreIgnored(t *testing.T) {
 		})
 	}
 	// measure replaces the damaged entry with a good one
-	forgetTunings()
+	storedTunings.forget()
 	cfg := tuneCfg
 	cfg.Tune = TuneMeasure
 	p, err := NewPlan[complex64](testDev, cfg)
@@ -323,7 +323,7 @@ func TestTuneDamagedStoreIgnored(t *testing.T) {
 	require.Equal(t, p.Tuned().Tuning, rec.tuning)
 	// the valid entry written by hand is taken as is
 	require.NoError(t, os.WriteFile(path, valid, 0o600))
-	forgetTunings()
+	storedTunings.forget()
 	cfg.Tune = TuneCached
 	q, err := NewPlan[complex64](testDev, cfg)
 	require.NoError(t, err)
