@@ -22,4 +22,4 @@ install: lib ## install library, headers, vkfftgo.pc and VkFFTGoConfig.cmake int
 test-capi: lib ## C/C++ consumers, backend guards, install + relocation, threads, handles, ASan
 	$(LIB_CGO_ENV) GO="$(GO)" MAKE="$(MAKE)" tests/capi/run.sh $(BUILD)
 
-test: test-capi
+TEST_LANE += test-capi

@@ -7,4 +7,4 @@ test-check: setup
 	$(GO) build -o $(BUILD)/bin/vkfft ./cmd/vkfft
 	$(BUILD)/bin/vkfft check -quick -j 2 -json $(BUILD)/check-quick.jsonl -html $(BUILD)/check-quick.html
 
-test: test-check
+TEST_LANE += test-check

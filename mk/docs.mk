@@ -7,4 +7,4 @@ test-docs: ## check README.md's size and commands and the links in README.md and
 	@scripts/check-docs.sh
 	@out=$$(scripts/check-docs.sh --self-test) || { echo "$$out"; exit 1; }; echo "$${out##*$$'\n'}"
 
-test: test-docs
+TEST_LANE += test-docs

@@ -23,7 +23,7 @@ test-fftw3-apps: lib ## GNU Octave, vips and ImageMagick with and without libvkf
 	@scripts/setup-fftw3.sh apps
 	tests/apps/run.sh $(BUILD)
 
-test: test-fftw3 test-itk test-fftw3-apps
+TEST_LANE += test-fftw3 test-itk test-fftw3-apps
 
 # The GPU bundle's part for tests/gpu/steps/fftw.sh: the ITK program, FFTW programs and
 # FFTW's verifier, with libvkfftgo (cuda) + libvkfftgo_fftw3 and the ITK/FFTW libraries

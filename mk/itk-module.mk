@@ -11,7 +11,7 @@ test-itk-module: lib ## the ITK module's ctest suite, install and a consumer of 
 	@$(MAKE) --no-print-directory setup ITK=1
 	tests/itk-module/run.sh $(BUILD)
 
-test: test-itk-module
+TEST_LANE += test-itk-module
 
 # the module (Release) and its benchmark against the cuda library, with the ITK
 # libraries they load (scripts/gpu-bundle-itk-module.sh). make gpu-bundle calls it.

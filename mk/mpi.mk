@@ -12,4 +12,4 @@ test-mpi: lib ## distributed FFTs on 2 and 4 MPI ranks: accuracy, failures on on
 	scripts/build-mpi.sh $(BUILD)
 	tests/mpi/run.sh $(BUILD)
 
-test: test-mpi
+TEST_LANE += test-mpi

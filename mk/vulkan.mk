@@ -34,7 +34,8 @@ test-vulkan-capi: setup setup-vulkan
 
 test-vulkan: test-vulkan-go test-vulkan-capi ## the vulkan backend's tests on llvmpipe (part of make test)
 
-# make test runs it beside test-go (the Makefile's test-go-vulkan)
+# First in make test's lane beside test-go: llvmpipe's compiles overlap PoCL's.
+TEST_LANE := test-vulkan $(TEST_LANE)
 
 # vulkan_bundle DIR: the vulkan-tagged test binary, benchmark and CLI (glslang linked in
 # statically; gzip'd, they are a third of the size) and the Vulkan loader and glvnd .debs

@@ -36,7 +36,7 @@ var fullCases = []struct {
 }
 
 func TestFullSpectrum(t *testing.T) {
-	for _, tc := range fullCases {
+	for _, tc := range sanitizerSweep(fullCases) {
 		cfg := Config{Shape: tc.shape, Axes: tc.axes, Batch: tc.batch, Norm: tc.norm, FullSpectrum: true}
 		name := fmt.Sprintf("%v/axes%v/b%d/%v", tc.shape, tc.axes, tc.batch, tc.norm)
 		t.Run("f32/"+name, func(t *testing.T) { checkFullPlan[float32, complex64](t, cfg, tc.mode, tolSingle) })

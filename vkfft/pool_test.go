@@ -133,7 +133,7 @@ func TestPoolPlanMatchesOneDevice(t *testing.T) {
 		{"batch below the pool", Config{Shape: []int{32}, Batch: 1}, []int{1, 0}},
 		{"ortho norm", Config{Shape: []int{8, 8}, Batch: 3, Norm: NormOrtho}, []int{2, 1}},
 	}
-	for _, c := range cases {
+	for _, c := range sanitizerSweep(cases) {
 		t.Run(c.name+"/c64", func(t *testing.T) { checkPoolC2C[complex64](t, pool, c.cfg, c.batches) })
 		t.Run(c.name+"/c128", func(t *testing.T) {
 			if !testDev.Info().DoublePrecision {

@@ -96,7 +96,7 @@ func slabTolerance(double bool) float64 {
 // on per-device buffers, in both directions and both layouts.
 func TestSlabPlanMatchesOneDevice(t *testing.T) {
 	pool := testPool(t, 2)
-	for _, c := range slabCases {
+	for _, c := range sanitizerSweep(slabCases) {
 		t.Run(c.name+"/c64", func(t *testing.T) { checkSlabC2C[complex64](t, pool, c) })
 		t.Run(c.name+"/c128", func(t *testing.T) {
 			if !testDev.Info().DoublePrecision {
@@ -193,7 +193,7 @@ func gatherSlabs[E Element](t *testing.T, bufs []*Buffer[E], slabs []Slab, batch
 
 func TestSlabRealPlanMatchesOneDevice(t *testing.T) {
 	pool := testPool(t, 2)
-	for _, c := range slabCases {
+	for _, c := range sanitizerSweep(slabCases) {
 		t.Run(c.name+"/f32", func(t *testing.T) { checkSlabR2C[float32, complex64](t, pool, c) })
 		t.Run(c.name+"/f64", func(t *testing.T) {
 			if !testDev.Info().DoublePrecision {
