@@ -9,7 +9,7 @@ export CGO_CFLAGS ?= -O2 -g
 export POCL_DEBUG ?= 0
 # The tests have PoCL compile each kernel once, not twice: by default it builds a generic
 # work-group function and then one specialised to each launch's local size, which runs
-# faster but is compiled anew for every kernel (a third of a cold make test's time). The
+# faster but is compiled anew for every kernel (about a third of the compile time). The
 # tests that reproduce PoCL's own crashes run their child processes with its default.
 test test-%: export POCL_WORK_GROUP_SPECIALIZATION ?= 0
 
@@ -67,6 +67,9 @@ fuzz: setup
 TEST_LANE =
 .PHONY: test-lane
 test: setup setup-vulkan ## everything CI runs: the Go tests beside the C, C++, Vulkan, FFTW3, ITK and MPI ones
+	# vet first, on both cores: it compiles the standard library and the dependencies into
+	# Go's cache once, which two lanes starting cold would each compile
+	$(GO) vet ./...
 	@$(MAKE) --no-print-directory -j2 -Oline test-go test-lane
 
 # One part at a time: two parts' package installs must not meet. A part's own
