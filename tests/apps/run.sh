@@ -34,7 +34,8 @@ with() { # with RUN LOG COMMAND...: the command as that run makes it
   esac
 }
 engines() { echo "$(grep -c -- ' -> gpu' "$1" || true) plans on the GPU, $(grep -c -- ' -> fftw' "$1" || true) on FFTW"; }
-ldd "$(command -v octave-cli)" | grep -q 'libfftw3.so.3' || ldd /usr/lib/x86_64-linux-gnu/liboctave.so.* | grep -q 'libfftw3.so.3' ||
+# grep without -q reads all of ldd's output: with pipefail an early exit can fail ldd (SIGPIPE)
+ldd "$(command -v octave-cli)" | grep 'libfftw3.so.3' >/dev/null || ldd /usr/lib/x86_64-linux-gnu/liboctave.so.* 2>/dev/null | grep 'libfftw3.so.3' >/dev/null ||
   die "octave does not link FFTW"
 
 step "GNU Octave $(octave-cli --version | sed -n '1s/.*version //p'): octave_cases.m as installed, preloaded (cost rule), preloaded (the GPU from 4096 elements)"
