@@ -66,9 +66,9 @@ fuzz: setup
 # drivers' kernel compiles (PoCL's and llvmpipe's compile one kernel at a time per process).
 TEST_LANE =
 .PHONY: test-lane
+# vet first, on both cores: it compiles the standard library and the dependencies into
+# Go's cache once, which two lanes starting cold would each compile.
 test: setup setup-vulkan ## everything CI runs: the Go tests beside the C, C++, Vulkan, FFTW3, ITK and MPI ones
-	# vet first, on both cores: it compiles the standard library and the dependencies into
-	# Go's cache once, which two lanes starting cold would each compile
 	$(GO) vet ./...
 	@$(MAKE) --no-print-directory -j2 -Oline test-go test-lane
 

@@ -105,10 +105,10 @@ func sharedR2RPlan[T Real](t testing.TB, cfg Config, kind R2RKind) *R2RPlan[T] {
 	return p
 }
 
-// sanitizerSweep returns the cases of a parameter sweep this test binary runs: all of them in the
-// plain run, which checks their numbers, and every other one under AddressSanitizer or
-// cgocheck2 — several times slower, and there for memory and pointer errors in code the
-// cases of a sweep share.
+// sanitizerSweep returns the cases of a parameter sweep this test binary runs: all of
+// them in the plain run, which checks their numbers, and every other one under
+// AddressSanitizer or cgocheck2 — several times slower, and there for memory and pointer
+// errors in code the cases of a sweep share.
 func sanitizerSweep[T any](cases []T) []T {
 	if !sanitized {
 		return cases

@@ -16,6 +16,9 @@ step() { printf '== %s\n' "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 mod=$build/itk-module
 jobs=${ITK_MODULE_JOBS:-2}
+# The builds below run their own -j: a make jobserver inherited from make test would have
+# gmake warn in the build log, which the no-warnings check reads.
+unset MAKEFLAGS MFLAGS
 
 step "configure itk/ (find_package(ITK), find_package(VkFFTGo) from $build)"
 t0=$SECONDS
@@ -23,7 +26,7 @@ cmake -S "$root/itk" -B "$mod" -DVkFFTGo_DIR="$build/lib/cmake/VkFFTGo" -DCMAKE_
   -DCMAKE_CXX_FLAGS="${ITK_MODULE_CXXFLAGS:--O0}" -DBUILD_TESTING=ON >"$tmp/cmake.log" 2>&1 ||
   { cat "$tmp/cmake.log"; die "cmake configure (is libinsighttoolkit5-dev installed? make setup ITK=1)"; }
 grep -- '-- VkFFTBackend:' "$tmp/cmake.log" | sed 's/^/   /'
-env -u MAKEFLAGS -u MFLAGS cmake --build "$mod" -j"$jobs" >"$tmp/build.log" 2>&1 || { grep -E 'error|Error' "$tmp/build.log" | head -40; die "build"; }
+cmake --build "$mod" -j"$jobs" >"$tmp/build.log" 2>&1 || { grep -E 'error|Error' "$tmp/build.log" | head -40; die "build"; }
 ! grep -E 'warning:' "$tmp/build.log" | grep -v '/usr/include/ITK' | grep . || die "warnings in the module's own code"
 echo "   built in $((SECONDS - t0)) s"
 
@@ -44,7 +47,7 @@ leaks=$(grep -rlaF -e "$mod" -e "$tmp/stage" "$inst" || true)
 [ -z "$leaks" ] || die "build-tree or DESTDIR paths in installed files: $leaks"
 cmake -S "$root/tests/itk-module/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$inst;$build" \
   -DCMAKE_CXX_FLAGS=-O0 >"$tmp/consumer-cmake.log" 2>&1 || { cat "$tmp/consumer-cmake.log"; die "consumer configure"; }
-env -u MAKEFLAGS -u MFLAGS cmake --build "$tmp/consumer" -j"$jobs" >"$tmp/consumer-build.log" 2>&1 ||
+cmake --build "$tmp/consumer" -j"$jobs" >"$tmp/consumer-build.log" 2>&1 ||
   { grep -E 'error' "$tmp/consumer-build.log" | head -30; die "consumer build"; }
 VKFFTGO_CACHE_DIR="$mod/kernel-cache" ITK_AUTOLOAD_PATH="$inst/lib/VkFFTBackend/factories" "$tmp/consumer/consumer" |
   sed 's/^/   /'
