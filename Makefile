@@ -30,9 +30,10 @@ build: setup
 vet: setup
 	$(GO) vet ./...
 
-# Go tests three more times: under the race detector (the concurrent ones), with
-# cgocheck2 (every pointer passed to C checked), and with AddressSanitizer over the Go and
-# C code together (leaks too; tests/asan/lsan.supp names the one known VkFFT leak).
+# Go tests again under the race detector (the concurrent ones), and in one binary built
+# with AddressSanitizer over the Go and C code together (leaks too; tests/asan/lsan.supp)
+# and cgocheck2 (every pointer passed to C checked): one build and one run of the slow
+# sanitized suite instead of two, each of which rebuilt every package it imports.
 test-go: setup
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
@@ -41,9 +42,8 @@ test-go: setup
 	CGO_ENABLED=0 $(GO) test -count=1 ./vkfft/ ./internal/engine/
 	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache|PlanOrder' ./vkfft/
 	$(GO) test -count=1 -timeout 10m -race -tags vkfftgo_faults -run 'Fault' ./vkfft/
-	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 -timeout 30m ./vkfft/
-	$(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
-	cd vkfft && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
+	GOEXPERIMENT=cgocheck2 $(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
+	cd vkfft && ASAN_OPTIONS=intercept_tls_get_addr=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
 		$(CURDIR)/$(BUILD)/vkfft-asan.test -test.count=1 -test.timeout=30m
 
 # Each fuzz target for FUZZTIME (seed corpora in vkfft/testdata/fuzz; new finds land in
@@ -61,19 +61,25 @@ fuzz: setup
 	done
 
 # make test runs two lanes side by side, one per core, each line of output kept whole:
-# the Go tests on PoCL (test-go), and every other part one after another (TEST_LANE; each
-# mk/*.mk fragment adds its part). Both keep a core busy for most of their time with the
-# drivers' kernel compiles (PoCL's and llvmpipe's compile one kernel at a time per process).
+# the Go tests on PoCL (test-go, then the parts in GO_LANE), and every other part one
+# after another (TEST_LANE). Each mk/*.mk fragment adds its part to one of them, so that
+# the two lanes take about as long, from empty caches and from warm ones. Both keep a
+# core busy for most of their time with the drivers' kernel compiles (PoCL's and
+# llvmpipe's compile one kernel at a time per process).
+GO_LANE =
 TEST_LANE =
-.PHONY: test-lane
+.PHONY: test-go-lane test-lane
 # vet first, on both cores: it compiles the standard library and the dependencies into
 # Go's cache once, which two lanes starting cold would each compile.
 test: setup setup-vulkan ## everything CI runs: the Go tests beside the C, C++, Vulkan, FFTW3, ITK and MPI ones
 	$(GO) vet ./...
-	@$(MAKE) --no-print-directory -j2 -Oline test-go test-lane
+	@$(MAKE) --no-print-directory -j2 -Oline test-go-lane test-lane
 
-# One part at a time: two parts' package installs must not meet. A part's own
-# prerequisites may take the core test-go leaves once it is done.
+# One part at a time in each lane: two parts' package installs must not meet, so a part
+# that installs packages belongs in TEST_LANE. A part's own prerequisites may take the
+# core the other lane leaves once it is done.
+test-go-lane: test-go
+	@set -e; for t in $(GO_LANE); do $(MAKE) --no-print-directory $$t; done
 test-lane:
 	@set -e; for t in $(TEST_LANE); do $(MAKE) --no-print-directory $$t; done
 
