@@ -101,24 +101,25 @@ cp -a "$build/lib" "$build/include" "$tmp/asan/"
 CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" "$root/scripts/build-fftw3.sh" "$tmp/asan" >/dev/null
 # intercept_tls_get_addr=0: without it LeakSanitizer's exit-time scan now and then faults
 # walking other libraries' dynamic TLS (tests/asan/README.md)
+asan_opts=detect_leaks=1:intercept_tls_get_addr=0
 for prec in SINGLE DOUBLE; do
   gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer -D$prec "$here/semantics.c" -L"$tmp/asan/lib" \
     -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -lm -pthread -o "$tmp/asan/semantics-$prec"
-  VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+  VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=$asan_opts LSAN_OPTIONS=suppressions="$here/lsan.supp" \
     "$tmp/asan/semantics-$prec" >"$tmp/asan/$prec.log" 2>&1 || { cat "$tmp/asan/$prec.log"; die "AddressSanitizer ($prec)"; }
   grep -q 'Sanitizer' "$tmp/asan/$prec.log" && { cat "$tmp/asan/$prec.log"; die "AddressSanitizer report ($prec)"; }
   echo "   $(grep "^semantics (" "$tmp/asan/$prec.log"): no AddressSanitizer or LeakSanitizer report"
 done
 gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer "$here/fork.c" -L"$tmp/asan/lib" \
   -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -ldl -lm -pthread -o "$tmp/asan/fork"
-VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+VKFFTGO_FFTW_MIN_SIZE=0 ASAN_OPTIONS=$asan_opts LSAN_OPTIONS=suppressions="$here/lsan.supp" \
   timeout -k 5 300 "$tmp/asan/fork" >"$tmp/asan/fork.log" 2>&1 || { cat "$tmp/asan/fork.log"; die "AddressSanitizer (fork)"; }
 grep -q 'Sanitizer' "$tmp/asan/fork.log" && { cat "$tmp/asan/fork.log"; die "AddressSanitizer report (fork)"; }
 echo "   fork.c (a forked child running GPU plans on FFTW, an input copied): no AddressSanitizer or LeakSanitizer report"
 gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer "$here/choice.c" -L"$tmp/asan/lib" \
   -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -lm -pthread -o "$tmp/asan/choice"
 for mode in churn flags measured; do # the engine choice: history, wisdom probes, the crossover's measurements
-  VKFFTGO_CACHE_DIR="$tmp/asan/cache-$mode" ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 LSAN_OPTIONS=suppressions="$here/lsan.supp" \
+  VKFFTGO_CACHE_DIR="$tmp/asan/cache-$mode" ASAN_OPTIONS=$asan_opts LSAN_OPTIONS=suppressions="$here/lsan.supp" \
     "$tmp/asan/choice" "$mode" >"$tmp/asan/choice-$mode.log" 2>&1 || { cat "$tmp/asan/choice-$mode.log"; die "AddressSanitizer (choice $mode)"; }
   grep -q 'Sanitizer' "$tmp/asan/choice-$mode.log" && { cat "$tmp/asan/choice-$mode.log"; die "AddressSanitizer report (choice $mode)"; }
 done
