@@ -43,7 +43,7 @@ test-go: setup
 	$(GO) test -count=1 -timeout 30m -race -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache|PlanOrder' ./vkfft/
 	$(GO) test -count=1 -timeout 10m -race -tags vkfftgo_faults -run 'Fault' ./vkfft/
 	GOEXPERIMENT=cgocheck2 $(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
-	cd vkfft && ASAN_OPTIONS=intercept_tls_get_addr=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
+	cd vkfft && ASAN_OPTIONS=intercept_tls_get_addr=0:no_huge_pages_for_shadow=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
 		$(CURDIR)/$(BUILD)/vkfft-asan.test -test.count=1 -test.timeout=30m
 
 # Each fuzz target for FUZZTIME (seed corpora in vkfft/testdata/fuzz; new finds land in

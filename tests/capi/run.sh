@@ -162,7 +162,7 @@ VKFFTGO_ASAN=1 GO="$GO" "$root/scripts/build-lib.sh" "$backend" "$tmp/asanlib" >
 ASAN_CFLAGS=(-g -fsanitize=address -fno-omit-frame-pointer -I"$tmp/asanlib/include" -DVKFFT_BACKEND=$vkb)
 ASAN_LIBS=(-L"$tmp/asanlib/lib" -Wl,-rpath,"$tmp/asanlib/lib" -lvkfftgo -lm)
 # intercept_tls_get_addr=0: tests/asan/README.md (LeakSanitizer's exit-time scan and dynamic TLS)
-export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1:intercept_tls_get_addr=0
+export ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1:intercept_tls_get_addr=0:no_huge_pages_for_shadow=0
 export LSAN_OPTIONS=suppressions=$root/tests/asan/lsan-capi.supp:print_suppressions=0
 for t in c_consumer threads handles hostreg parity oop fork full c2r fuse pool slab; do
   extra=()

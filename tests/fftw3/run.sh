@@ -101,7 +101,7 @@ cp -a "$build/lib" "$build/include" "$tmp/asan/"
 CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" "$root/scripts/build-fftw3.sh" "$tmp/asan" >/dev/null
 # intercept_tls_get_addr=0: without it LeakSanitizer's exit-time scan now and then faults
 # walking other libraries' dynamic TLS (tests/asan/README.md)
-asan_opts=detect_leaks=1:intercept_tls_get_addr=0
+asan_opts=detect_leaks=1:intercept_tls_get_addr=0:no_huge_pages_for_shadow=0
 for prec in SINGLE DOUBLE; do
   gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer -D$prec "$here/semantics.c" -L"$tmp/asan/lib" \
     -Wl,-rpath,"$tmp/asan/lib" -lvkfftgo_fftw3 -lm -pthread -o "$tmp/asan/semantics-$prec"

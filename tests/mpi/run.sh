@@ -81,7 +81,7 @@ gcc -std=gnu11 -O1 -g -fsanitize=address -fno-omit-frame-pointer "${CWARN[@]}" -
 # keep allocations (frames of "<unknown module>", no suppression can name them), so a
 # leak fails the test when its stack has a frame of ours (vkfftgo_mpi_*, vfm_*, the test).
 # intercept_tls_get_addr=0: tests/asan/README.md (LeakSanitizer's exit-time scan and dynamic TLS).
-ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1:intercept_tls_get_addr=0 LSAN_OPTIONS=exitcode=0:print_suppressions=0 \
+ASAN_OPTIONS=use_sigaltstack=0:detect_leaks=1:intercept_tls_get_addr=0:no_huge_pages_for_shadow=0 LSAN_OPTIONS=exitcode=0:print_suppressions=0 \
   timeout 120 "${MPIRUN[@]}" -x ASAN_OPTIONS -x LSAN_OPTIONS -np 2 "$tmp/failure-asan" >"$tmp/asan.log" 2>&1 ||
   { cat "$tmp/asan.log" >&2; die "failure test under AddressSanitizer"; }
 grep -q 'ERROR: AddressSanitizer' "$tmp/asan.log" && { cat "$tmp/asan.log" >&2; die "AddressSanitizer report"; }
