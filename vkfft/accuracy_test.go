@@ -57,7 +57,7 @@ func prod(shape []int) int {
 }
 
 func TestAccuracyC2C(t *testing.T) {
-	for _, tc := range sanitizerSweep(accuracyCases) {
+	for _, tc := range sweepCases(accuracyCases) {
 		cfg := Config{Shape: tc.shape, Batch: tc.batch, Norm: tc.norm}
 		t.Run(fmt.Sprintf("c64/%v/b%d/%v", tc.shape, tc.batch, tc.norm), func(t *testing.T) {
 			checkC2C[complex64](t, cfg, tolSingle)
@@ -94,7 +94,7 @@ func checkC2C[T Complex](t *testing.T, cfg Config, tol float64) {
 }
 
 func TestAccuracyR2C(t *testing.T) {
-	for _, tc := range sanitizerSweep(accuracyCases) {
+	for _, tc := range sweepCases(accuracyCases) {
 		cfg := Config{Shape: tc.shape, Batch: tc.batch, Norm: tc.norm}
 		t.Run(fmt.Sprintf("f32/%v/b%d/%v", tc.shape, tc.batch, tc.norm), func(t *testing.T) {
 			checkR2C[float32, complex64](t, cfg, tolSingle)

@@ -24,7 +24,7 @@ func TestAxesC2C(t *testing.T) {
 		{[]int{3, 4, 5, 6}, nil, 1, NormBackward},          // rank 4
 		{[]int{3, 4, 5, 6}, []int{-1, -3}, 2, NormForward}, // rank 4, two axes, negative numbering
 	}
-	for _, c := range sanitizerSweep(cases) {
+	for _, c := range sweepCases(cases) {
 		for _, double := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v axes%v double=%v", c.shape, c.axes, double), func(t *testing.T) {
 				cfg := Config{Shape: c.shape, Axes: c.axes, Batch: c.batch, Norm: c.norm}

@@ -79,7 +79,7 @@ var c2rCases = []c2rCase{
 }
 
 func TestC2RNonHermitianMatchesFFTW(t *testing.T) {
-	for _, tc := range sanitizerSweep(c2rCases) {
+	for _, tc := range sweepCases(c2rCases) {
 		prec := "f32"
 		if tc.double {
 			prec = "f64"

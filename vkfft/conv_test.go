@@ -167,7 +167,7 @@ func TestConvolutionAccuracy(t *testing.T) {
 		{"matrix-c2c-single-batch", ConvolutionConfig{Config: Config{Shape: []int{8, 6}, Batch: 2}, Matrix: 3}, false, false},
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, c := range sanitizerSweep(cases) {
+	for _, c := range sweepCases(cases) {
 		t.Run(c.name, func(t *testing.T) {
 			g, err := validateConv(c.cfg, c.real)
 			require.NoError(t, err)

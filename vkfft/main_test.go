@@ -3,6 +3,7 @@ package vkfft
 import (
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"sync"
 	"testing"
@@ -105,17 +106,39 @@ func sharedR2RPlan[T Real](t testing.TB, cfg Config, kind R2RKind) *R2RPlan[T] {
 	return p
 }
 
-// sanitizerSweep returns the cases of a parameter sweep this test binary runs: all of
-// them in the plain run, which checks their numbers, and every other one under
-// AddressSanitizer or cgocheck2 — several times slower, and there for memory and pointer
-// errors in code the cases of a sweep share.
-func sanitizerSweep[T any](cases []T) []T {
-	if !sanitized {
-		return cases
+// sweepCases yields the cases of a parameter sweep this test binary runs, with their index in
+// cases: all of them in the plain run, which checks their numbers, and every other one
+// under AddressSanitizer or cgocheck2 — several times slower, and there for memory and
+// pointer errors in code the cases of a sweep share.
+func sweepCases[T any](cases []T) iter.Seq2[int, T] {
+	step := 1
+	if sanitized {
+		step = 2
 	}
-	var out []T
-	for i := 0; i < len(cases); i += 2 {
-		out = append(out, cases[i])
+	return func(yield func(int, T) bool) {
+		for i := 0; i < len(cases); i += step {
+			if !yield(i, cases[i]) {
+				return
+			}
+		}
 	}
-	return out
+}
+
+// sweepPrecisions says in which precisions case i of a sweep that compares two plans
+// runs: both under -full; otherwise one, single and double in turn by pairs (single,
+// double, double, single, …), so that each meets every kind of case, in the plain run
+// and in the sanitized run's every other case alike. What such a sweep checks (slabs,
+// shards, expansion) depends on the element size only through code both precisions
+// share, and each precision's plans are kernels of their own for PoCL to compile, about
+// half a second each from an empty cache.
+// A device without double precision runs every case in single.
+func sweepPrecisions(i int) (single, double bool) {
+	if !testDev.Info().DoublePrecision {
+		return true, false
+	}
+	if *fullSweep {
+		return true, true
+	}
+	single = i%4 == 0 || i%4 == 3
+	return single, !single
 }

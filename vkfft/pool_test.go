@@ -133,14 +133,14 @@ func TestPoolPlanMatchesOneDevice(t *testing.T) {
 		{"batch below the pool", Config{Shape: []int{32}, Batch: 1}, []int{1, 0}},
 		{"ortho norm", Config{Shape: []int{8, 8}, Batch: 3, Norm: NormOrtho}, []int{2, 1}},
 	}
-	for _, c := range sanitizerSweep(cases) {
-		t.Run(c.name+"/c64", func(t *testing.T) { checkPoolC2C[complex64](t, pool, c.cfg, c.batches) })
-		t.Run(c.name+"/c128", func(t *testing.T) {
-			if !testDev.Info().DoublePrecision {
-				t.Skip("the device has no double precision")
-			}
-			checkPoolC2C[complex128](t, pool, c.cfg, c.batches)
-		})
+	for i, c := range sweepCases(cases) {
+		single, double := sweepPrecisions(i)
+		if single {
+			t.Run(c.name+"/c64", func(t *testing.T) { checkPoolC2C[complex64](t, pool, c.cfg, c.batches) })
+		}
+		if double {
+			t.Run(c.name+"/c128", func(t *testing.T) { checkPoolC2C[complex128](t, pool, c.cfg, c.batches) })
+		}
 	}
 	// VkFFT pairs the real lines of a 1-D R2C (realUnit): odd batches split in pairs
 	real := []struct {
@@ -155,14 +155,14 @@ func TestPoolPlanMatchesOneDevice(t *testing.T) {
 		{"2-D", Config{Shape: []int{8, 16}, Batch: 2}, []int{1, 1}},
 		{"2-D odd", Config{Shape: []int{8, 16}, Batch: 3}, []int{2, 1}},
 	}
-	for _, c := range real {
-		t.Run("real "+c.name+"/f32", func(t *testing.T) { checkPoolR2C[float32, complex64](t, pool, c.cfg, c.batches) })
-		t.Run("real "+c.name+"/f64", func(t *testing.T) {
-			if !testDev.Info().DoublePrecision {
-				t.Skip("the device has no double precision")
-			}
-			checkPoolR2C[float64, complex128](t, pool, c.cfg, c.batches)
-		})
+	for i, c := range real {
+		single, double := sweepPrecisions(i)
+		if single {
+			t.Run("real "+c.name+"/f32", func(t *testing.T) { checkPoolR2C[float32, complex64](t, pool, c.cfg, c.batches) })
+		}
+		if double {
+			t.Run("real "+c.name+"/f64", func(t *testing.T) { checkPoolR2C[float64, complex128](t, pool, c.cfg, c.batches) })
+		}
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var fullSweep = flag.Bool("full", false, "run the long sweeps (sizes around those that crashed PoCL)")
+var fullSweep = flag.Bool("full", false, "run the long sweeps: sizes around those that crashed PoCL, both precisions of every case")
 
 // envSizeCase names the case a child process runs (TestSizeCaseChild).
 const envSizeCase = "VKFFTGO_SIZE_CASE"
