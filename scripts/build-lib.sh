@@ -25,9 +25,29 @@ cd "$root"
 # instrumented (go build -asan), symbols and debug information kept for the reports.
 strip="-s -w" asan=""
 [ "${VKFFTGO_ASAN:-0}" = 1 ] && strip="" asan="-asan"
-CGO_ENABLED=1 "$GO" build $asan -trimpath -buildmode=c-shared -tags "$backend" \
-  -ldflags "$strip -extldflags '-Wl,--version-script=$root/capi/vkfftgo.map -Wl,-soname,libvkfftgo.so.$major -Wl,-z,defs -Wl,-z,noexecstack'" \
-  -o "$out/lib/$real" ./capi
+ldflags="$strip -extldflags '-Wl,--version-script=$root/capi/vkfftgo.map -Wl,-soname,libvkfftgo.so.$major -Wl,-z,defs -Wl,-z,noexecstack'"
+# go build -buildmode=c-shared compiles every cgo package again on each call, cached or
+# not (golang/go#64832): half a minute for the engine's C, which make test would pay at
+# every part that needs the library. So the library is built again only when what goes
+# into it changed: the sources of every package it links (with the VkFFT headers), the
+# toolchains and the flags, hashed into a stamp beside it.
+inputs() {
+  printf '%s\n' "$backend" "$asan" "$ldflags"
+  "$GO" env GOVERSION CC CGO_CFLAGS CGO_CPPFLAGS CGO_LDFLAGS GOFLAGS GOEXPERIMENT
+  "${CC:-gcc}" --version | head -1
+  { "$GO" list -deps -tags "$backend" -f '{{if not .Standard}}{{.Dir}}{{end}}' ./capi |
+      while read -r d; do find "$d" -maxdepth 1 -type f ! -name '*_test.go'; done
+    find cvendor/include -type f; echo capi/vkfftgo.map; } | sort | xargs sha256sum
+}
+stamp="$out/.libvkfftgo.stamp" hash=$(inputs | sha256sum | cut -d' ' -f1)
+if [ -e "$out/lib/$real" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$hash" ]; then
+  echo "build-lib: $out/lib/$real is up to date"
+else
+  rm -f "$stamp"
+  CGO_ENABLED=1 "$GO" build $asan -trimpath -buildmode=c-shared -tags "$backend" -ldflags "$ldflags" \
+    -o "$out/lib/$real" ./capi
+  echo "$hash" >"$stamp"
+fi
 rm -f "$out/lib/${real%.so*}"*.h "$out/lib/$real.h" "$out/lib/libvkfftgo.h"
 ln -sfn "$real" "$out/lib/libvkfftgo.so.$major"
 ln -sfn "libvkfftgo.so.$major" "$out/lib/libvkfftgo.so"

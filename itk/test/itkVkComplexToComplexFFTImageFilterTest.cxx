@@ -15,8 +15,12 @@ namespace
 {
 template <typename TReal, unsigned int D>
 void
-Check(const typename itk::Image<TReal, D>::SizeType & size)
+Check(unsigned int index, const typename itk::Image<TReal, D>::SizeType & size)
 {
+  if (!vktest::Takes<TReal>(index))
+  {
+    return;
+  }
   using ComplexImage = itk::Image<std::complex<TReal>, D>;
   using Vk = itk::VkComplexToComplexFFTImageFilter<ComplexImage>;
   double n = 1;
@@ -82,12 +86,12 @@ template <typename TReal>
 void
 CheckAll()
 {
-  Check<TReal, 1>({ { 20 } });
-  Check<TReal, 1>({ { 23 } });
-  Check<TReal, 2>({ { 8, 15 } });
-  Check<TReal, 2>({ { 11, 6 } });
-  Check<TReal, 3>({ { 6, 5, 4 } });
-  Check<TReal, 3>({ { 3, 7, 13 } });
+  Check<TReal, 1>(0, { { 20 } });
+  Check<TReal, 1>(1, { { 23 } });
+  Check<TReal, 2>(2, { { 8, 15 } });
+  Check<TReal, 2>(3, { { 11, 6 } });
+  Check<TReal, 3>(4, { { 6, 5, 4 } });
+  Check<TReal, 3>(5, { { 3, 7, 13 } });
 }
 } // namespace
 

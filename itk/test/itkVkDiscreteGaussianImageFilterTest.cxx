@@ -117,12 +117,22 @@ CheckAll()
     { "requested subregion", { 3.0, 3.0, 3.0 }, 0, false, true, 3 },
     { "filter dimensionality 1", { 4.0, 4.0, 4.0 }, 0, false, false, 1 },
   };
-  for (const auto & c : cases)
+  for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
   {
-    Check<TPixel, 2>(c, { { 33, 20 } });
+    if (vktest::Takes<TPixel>(i))
+    {
+      Check<TPixel, 2>(cases[i], { { 33, 20 } });
+    }
   }
-  Check<TPixel, 3>(cases[1], { { 17, 12, 10 } });
-  Check<TPixel, 3>(cases[5], { { 15, 16, 9 } });
+  // the 3-D cases, one in each precision
+  if (vktest::Takes<TPixel>(0))
+  {
+    Check<TPixel, 3>(cases[1], { { 17, 12, 10 } });
+  }
+  if (vktest::Takes<TPixel>(1))
+  {
+    Check<TPixel, 3>(cases[5], { { 15, 16, 9 } });
+  }
 
   // the metric: log10(prod(region) * sum(kernel))
   using I = itk::Image<TPixel, 3>;

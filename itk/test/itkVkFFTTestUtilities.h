@@ -1,7 +1,7 @@
 /*=========================================================================
  * itkVkFFTTestUtilities.h — what the module's tests share: deterministic test images,
- * relative errors between images or buffers, and a check that stops the test with a
- * message.
+ * relative errors between images or buffers, a check that stops the test with a message,
+ * and which precision runs which case of a sweep.
  *=========================================================================*/
 #ifndef itkVkFFTTestUtilities_h
 #define itkVkFFTTestUtilities_h
@@ -33,6 +33,23 @@
 
 namespace vktest
 {
+/** Whether a test runs its case i in precision TReal. A size sweep runs each case in one
+ * precision of two, single when i % 4 is 0 or 3 and double otherwise (the Go suite's
+ * split), so that both precisions meet every rank and kind of size across a test while a
+ * CPU OpenCL compiles half the kernels; VKFFTGO_TEST_FULL=1 runs every case in both. */
+template <typename TReal>
+bool
+Takes(unsigned int i)
+{
+  const char * full = std::getenv("VKFFTGO_TEST_FULL");
+  if (full != nullptr && std::string(full) == "1")
+  {
+    return true;
+  }
+  const bool single = i % 4 == 0 || i % 4 == 3;
+  return single == (sizeof(TReal) == sizeof(float));
+}
+
 /** A value in [-1, 1) from a counter, the same on every run. */
 inline double
 Value(uint64_t i)

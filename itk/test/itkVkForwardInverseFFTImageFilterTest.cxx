@@ -20,8 +20,12 @@ namespace
 {
 template <typename TReal, unsigned int D>
 void
-Check(const typename itk::Image<TReal, D>::SizeType & size)
+Check(unsigned int index, const typename itk::Image<TReal, D>::SizeType & size)
 {
+  if (!vktest::Takes<TReal>(index))
+  {
+    return;
+  }
   using RealImage = itk::Image<TReal, D>;
   using ComplexImage = itk::Image<std::complex<TReal>, D>;
   double n = 1;
@@ -90,15 +94,15 @@ template <typename TReal>
 void
 CheckAll()
 {
-  Check<TReal, 1>({ { 16 } });
-  Check<TReal, 1>({ { 17 } });
-  Check<TReal, 1>({ { 30 } });
-  Check<TReal, 2>({ { 6, 9 } });
-  Check<TReal, 2>({ { 13, 7 } });
-  Check<TReal, 2>({ { 10, 8 } });
-  Check<TReal, 3>({ { 8, 6, 5 } });
-  Check<TReal, 3>({ { 7, 11, 3 } });
-  Check<TReal, 3>({ { 9, 4, 10 } });
+  Check<TReal, 1>(0, { { 16 } });
+  Check<TReal, 1>(1, { { 17 } });
+  Check<TReal, 1>(2, { { 30 } });
+  Check<TReal, 2>(3, { { 6, 9 } });
+  Check<TReal, 2>(4, { { 13, 7 } });
+  Check<TReal, 2>(5, { { 10, 8 } });
+  Check<TReal, 3>(6, { { 8, 6, 5 } });
+  Check<TReal, 3>(7, { { 7, 11, 3 } });
+  Check<TReal, 3>(8, { { 9, 4, 10 } });
 }
 } // namespace
 

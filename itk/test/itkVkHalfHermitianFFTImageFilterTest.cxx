@@ -16,8 +16,12 @@ namespace
 {
 template <typename TReal, unsigned int D>
 void
-Check(const typename itk::Image<TReal, D>::SizeType & size)
+Check(unsigned int index, const typename itk::Image<TReal, D>::SizeType & size)
 {
+  if (!vktest::Takes<TReal>(index))
+  {
+    return;
+  }
   using RealImage = itk::Image<TReal, D>;
   using ComplexImage = itk::Image<std::complex<TReal>, D>;
   double n = 1;
@@ -70,12 +74,12 @@ template <typename TReal>
 void
 CheckAll()
 {
-  Check<TReal, 1>({ { 64 } });
-  Check<TReal, 1>({ { 31 } });
-  Check<TReal, 2>({ { 9, 6 } });
-  Check<TReal, 2>({ { 10, 13 } });
-  Check<TReal, 3>({ { 7, 5, 4 } });
-  Check<TReal, 3>({ { 12, 3, 11 } });
+  Check<TReal, 1>(0, { { 64 } });
+  Check<TReal, 1>(1, { { 31 } });
+  Check<TReal, 2>(2, { { 9, 6 } });
+  Check<TReal, 2>(3, { { 10, 13 } });
+  Check<TReal, 3>(4, { { 7, 5, 4 } });
+  Check<TReal, 3>(5, { { 12, 3, 11 } });
 }
 } // namespace
 
