@@ -35,10 +35,11 @@ test-vulkan-capi: setup setup-vulkan
 test-vulkan: test-vulkan-go test-vulkan-capi ## the vulkan backend's tests on llvmpipe (part of make test)
 
 # First in make test's lane beside test-go: llvmpipe's compiles overlap PoCL's.
-# The Go tests in the Go lane, after test-go (the packages were installed before the lanes
-# started), the C consumers first in the other one.
-GO_LANE += test-vulkan-go
-TEST_LANE := test-vulkan-capi $(TEST_LANE)
+# The Go tests first in the second lane, where llvmpipe's compiles meet test-go's PoCL
+# ones (each one kernel at a time); the C consumers at the end of the Go lane, which is
+# the shorter one without them (the packages were installed before the lanes started).
+TEST_LANE := test-vulkan-go $(TEST_LANE)
+GO_LANE += test-vulkan-capi
 
 # vulkan_bundle DIR: the vulkan-tagged test binary, benchmark and CLI (glslang linked in
 # statically; gzip'd, they are a third of the size) and the Vulkan loader and glvnd .debs

@@ -41,19 +41,20 @@ inputs() {
 }
 stamp="$out/.libvkfftgo.stamp" hash=$(inputs | sha256sum | cut -d' ' -f1)
 if [ -e "$out/lib/$real" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$hash" ]; then
-  echo "build-lib: $out/lib/$real is up to date"
+  built="up to date"
 else
   rm -f "$stamp"
   CGO_ENABLED=1 "$GO" build $asan -trimpath -buildmode=c-shared -tags "$backend" -ldflags "$ldflags" \
     -o "$out/lib/$real" ./capi
   echo "$hash" >"$stamp"
+  built=built
 fi
 rm -f "$out/lib/${real%.so*}"*.h "$out/lib/$real.h" "$out/lib/libvkfftgo.h"
 ln -sfn "$real" "$out/lib/libvkfftgo.so.$major"
 ln -sfn "libvkfftgo.so.$major" "$out/lib/libvkfftgo.so"
 cp include/vkfftgo.h "$out/include/vkfftgo.h"
 scripts/vkfftgo-gen.sh "$backend" "$out" "$out/lib/$real"
-echo "build-lib: $out/lib/$real ($backend)"
+echo "build-lib: $out/lib/$real ($backend, $built)"
 # The FFTW3-compatible library over it (fftw3/, plain C), and where MPI is found the
 # distributed one (mpi/, scripts/build-mpi.sh).
 scripts/build-fftw3.sh "$out"
