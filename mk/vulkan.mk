@@ -34,7 +34,6 @@ test-vulkan-capi: setup setup-vulkan
 
 test-vulkan: test-vulkan-go test-vulkan-capi ## the vulkan backend's tests on llvmpipe (part of make test)
 
-# First in make test's lane beside test-go: llvmpipe's compiles overlap PoCL's.
 # The Go tests first in the second lane, where llvmpipe's compiles meet test-go's PoCL
 # ones (each one kernel at a time); the C consumers at the end of the Go lane, which is
 # the shorter one without them (the packages were installed before the lanes started).

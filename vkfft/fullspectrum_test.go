@@ -39,13 +39,9 @@ func TestFullSpectrum(t *testing.T) {
 	for i, tc := range sweepCases(fullCases) {
 		cfg := Config{Shape: tc.shape, Axes: tc.axes, Batch: tc.batch, Norm: tc.norm, FullSpectrum: true}
 		name := fmt.Sprintf("%v/axes%v/b%d/%v", tc.shape, tc.axes, tc.batch, tc.norm)
-		single, double := sweepPrecisions(i)
-		if single {
-			t.Run("f32/"+name, func(t *testing.T) { checkFullPlan[float32, complex64](t, cfg, tc.mode, tolSingle) })
-		}
-		if double {
-			t.Run("f64/"+name, func(t *testing.T) { checkFullPlan[float64, complex128](t, cfg, tc.mode, tolDouble) })
-		}
+		runPrecisions(t, i,
+			"f32/"+name, func(t *testing.T) { checkFullPlan[float32, complex64](t, cfg, tc.mode, tolSingle) },
+			"f64/"+name, func(t *testing.T) { checkFullPlan[float64, complex128](t, cfg, tc.mode, tolDouble) })
 	}
 }
 

@@ -142,3 +142,16 @@ func sweepPrecisions(i int) (single, double bool) {
 	single = i%4 == 0 || i%4 == 3
 	return single, !single
 }
+
+// runPrecisions runs case i of such a sweep as subtests in the precisions
+// sweepPrecisions gives it.
+func runPrecisions(t *testing.T, i int, singleName string, single func(*testing.T), doubleName string, double func(*testing.T)) {
+	t.Helper()
+	s, d := sweepPrecisions(i)
+	if s {
+		t.Run(singleName, single)
+	}
+	if d {
+		t.Run(doubleName, double)
+	}
+}

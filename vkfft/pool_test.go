@@ -134,13 +134,9 @@ func TestPoolPlanMatchesOneDevice(t *testing.T) {
 		{"ortho norm", Config{Shape: []int{8, 8}, Batch: 3, Norm: NormOrtho}, []int{2, 1}},
 	}
 	for i, c := range sweepCases(cases) {
-		single, double := sweepPrecisions(i)
-		if single {
-			t.Run(c.name+"/c64", func(t *testing.T) { checkPoolC2C[complex64](t, pool, c.cfg, c.batches) })
-		}
-		if double {
-			t.Run(c.name+"/c128", func(t *testing.T) { checkPoolC2C[complex128](t, pool, c.cfg, c.batches) })
-		}
+		runPrecisions(t, i,
+			c.name+"/c64", func(t *testing.T) { checkPoolC2C[complex64](t, pool, c.cfg, c.batches) },
+			c.name+"/c128", func(t *testing.T) { checkPoolC2C[complex128](t, pool, c.cfg, c.batches) })
 	}
 	// VkFFT pairs the real lines of a 1-D R2C (realUnit): odd batches split in pairs
 	real := []struct {
@@ -156,13 +152,9 @@ func TestPoolPlanMatchesOneDevice(t *testing.T) {
 		{"2-D odd", Config{Shape: []int{8, 16}, Batch: 3}, []int{2, 1}},
 	}
 	for i, c := range real {
-		single, double := sweepPrecisions(i)
-		if single {
-			t.Run("real "+c.name+"/f32", func(t *testing.T) { checkPoolR2C[float32, complex64](t, pool, c.cfg, c.batches) })
-		}
-		if double {
-			t.Run("real "+c.name+"/f64", func(t *testing.T) { checkPoolR2C[float64, complex128](t, pool, c.cfg, c.batches) })
-		}
+		runPrecisions(t, i,
+			"real "+c.name+"/f32", func(t *testing.T) { checkPoolR2C[float32, complex64](t, pool, c.cfg, c.batches) },
+			"real "+c.name+"/f64", func(t *testing.T) { checkPoolR2C[float64, complex128](t, pool, c.cfg, c.batches) })
 	}
 }
 

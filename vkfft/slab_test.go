@@ -97,13 +97,9 @@ func slabTolerance(double bool) float64 {
 func TestSlabPlanMatchesOneDevice(t *testing.T) {
 	pool := testPool(t, 2)
 	for i, c := range sweepCases(slabCases) {
-		single, double := sweepPrecisions(i)
-		if single {
-			t.Run(c.name+"/c64", func(t *testing.T) { checkSlabC2C[complex64](t, pool, c) })
-		}
-		if double {
-			t.Run(c.name+"/c128", func(t *testing.T) { checkSlabC2C[complex128](t, pool, c) })
-		}
+		runPrecisions(t, i,
+			c.name+"/c64", func(t *testing.T) { checkSlabC2C[complex64](t, pool, c) },
+			c.name+"/c128", func(t *testing.T) { checkSlabC2C[complex128](t, pool, c) })
 	}
 }
 
@@ -194,13 +190,9 @@ func gatherSlabs[E Element](t *testing.T, bufs []*Buffer[E], slabs []Slab, batch
 func TestSlabRealPlanMatchesOneDevice(t *testing.T) {
 	pool := testPool(t, 2)
 	for i, c := range sweepCases(slabCases) {
-		single, double := sweepPrecisions(i)
-		if single {
-			t.Run(c.name+"/f32", func(t *testing.T) { checkSlabR2C[float32, complex64](t, pool, c) })
-		}
-		if double {
-			t.Run(c.name+"/f64", func(t *testing.T) { checkSlabR2C[float64, complex128](t, pool, c) })
-		}
+		runPrecisions(t, i,
+			c.name+"/f32", func(t *testing.T) { checkSlabR2C[float32, complex64](t, pool, c) },
+			c.name+"/f64", func(t *testing.T) { checkSlabR2C[float64, complex128](t, pool, c) })
 	}
 }
 
