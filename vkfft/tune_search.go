@@ -6,8 +6,8 @@ package vkfft
 // is an ordinary plan.
 //
 // The search goes in stages, each over one group of VkFFT's knobs with the others held
-// at the best values so far (not the full product): coalescing × threads per block,
-// register boost, grouped batch, bandwidth boost, the four-step split, twiddle source.
+// at the best values so far (not the full product): twiddle source, coalescing ×
+// threads per block, register boost, grouped batch, bandwidth boost, the four-step split.
 // A stage's candidates compile in parallel, then are timed one after another (nothing
 // else runs on the device meanwhile). A stage is skipped when it does not apply to the
 // shape or when it would run past the time budget; a candidate's timing stops after its
@@ -15,7 +15,9 @@ package vkfft
 // only if it beats the best by 1 %, so noise does not pick. Every candidate is checked
 // before it is timed: its forward transform of a random input must match VkFFT's
 // defaults and its round trip must return the input (sampled windows), so a
-// configuration that computes wrongly is never chosen. At the end the winner and the
+// configuration that computes wrongly is never chosen; a candidate that changes the
+// arithmetic (computed twiddles in single precision) must also be as accurate as the
+// defaults against a float64 reference (tune_exact.go). At the end the winner and the
 // defaults are timed again side by side, and the defaults are kept unless the winner is
 // still 1 % faster.
 
@@ -127,6 +129,9 @@ type tuner struct {
 	runnersUp []*tuneCand // the first stage's candidates, for the out-of-place stage
 	tol       float64
 	measured  int
+	exact     []float64 // the float64 reference at outWins (tune_exact.go), or why there is none
+	exactWhy  error
+	baseExact float64 // VkFFT's defaults' error against it
 }
 
 // measure searches launch parameters for the plan of target and returns the winner,
@@ -174,11 +179,20 @@ func measure(target *tuneTarget) (rec tuneRecord, app engine.Plan, err error) {
 				elapsed.Round(time.Millisecond), est.Round(time.Millisecond))
 			continue
 		}
+		if st.accuracy {
+			if _, err := tn.exactOut(); err != nil {
+				tunef("tune %s: stage %s skipped: %v", tn.name, st.name, err)
+				continue
+			}
+		}
 		t0 := time.Now()
 		built := tn.build(cands)
 		stageBest := best
 		for _, c := range built {
 			tn.measured++
+			if c.err == nil && st.accuracy {
+				c.err = tn.asAccurate(c, base)
+			}
 			if c.err == nil {
 				tn.time(c, best.ms*tuneAbort)
 			}
@@ -553,12 +567,7 @@ func (tn *tuner) check(c *tuneCand) error {
 	if c.oop {
 		return tn.checkOutOfPlace(c)
 	}
-	var err error
-	if tn.spare != 0 {
-		err = engine.MemCopy(tn.h, tn.st, tn.inBuf, tn.spare, tn.inBytes)
-	} else {
-		err = engine.MemUpload(tn.h, tn.st, tn.inBuf, unsafe.Pointer(&tn.host[0]), tn.inBytes)
-	}
+	err := tn.loadInput()
 	if err == nil {
 		err = tn.run(c, false)
 	}
@@ -585,6 +594,14 @@ func (tn *tuner) check(c *tuneCand) error {
 		return fmt.Errorf("round trip does not return the input (relative error %.3g)", e)
 	}
 	return nil
+}
+
+// loadInput puts the random input into the transform's input buffer.
+func (tn *tuner) loadInput() error {
+	if tn.spare != 0 {
+		return engine.MemCopy(tn.h, tn.st, tn.inBuf, tn.spare, tn.inBytes)
+	}
+	return engine.MemUpload(tn.h, tn.st, tn.inBuf, unsafe.Pointer(&tn.host[0]), tn.inBytes)
 }
 
 // checkOutOfPlace compares an out-of-place candidate's forward and inverse transforms of

@@ -8,11 +8,40 @@ package vkfft
 type tuneStage struct {
 	name  string
 	cands func(l *layout, best Tuning) []Tuning
+	// accuracy: the candidates change the arithmetic, not only the launch, so each must
+	// also be as accurate as VkFFT's defaults against a float64 reference (tune_exact.go)
+	accuracy bool
 }
 
 var tuneStages = []tuneStage{
+	// the twiddle source first: it moves a kernel's balance between arithmetic and memory,
+	// which the launch knobs after it are then tuned for. In double precision both
+	// sources are accurate, so the faster one may be chosen.
+	{name: "twiddles", cands: func(l *layout, best Tuning) []Tuning {
+		if !l.double || l.cfg.LUT != LUTDefault {
+			return nil
+		}
+		var out []Tuning
+		for _, v := range []LUT{LUTOn, LUTOff} {
+			t := best
+			t.LUT = v
+			out = append(out, t)
+		}
+		return out
+	}},
+	// single precision keeps its twiddle tables unless computing the twiddles in the
+	// kernels proves as accurate on this device and shape (4096² on the H200: 3.5 %
+	// faster, at the tables' error)
+	{name: "computed twiddles", accuracy: true, cands: func(l *layout, best Tuning) []Tuning {
+		if l.double || l.cfg.LUT != LUTDefault {
+			return nil
+		}
+		t := best
+		t.LUT = LUTOff
+		return []Tuning{t}
+	}},
 	// the knobs that mattered most on the H200 (512³: 0.70× of the defaults)
-	{"coalescing×threads", func(l *layout, best Tuning) []Tuning {
+	{name: "coalescing×threads", cands: func(l *layout, best Tuning) []Tuning {
 		var out []Tuning
 		for _, c := range []int{32, 64, 128, 256} {
 			for _, a := range []int{64, 128, 256} {
@@ -25,7 +54,7 @@ var tuneStages = []tuneStage{
 	}},
 	// smaller blocks (more per multiprocessor), with registers standing in for the
 	// shared memory taken away
-	{"shared memory×register boost", func(l *layout, best Tuning) []Tuning {
+	{name: "shared memory×register boost", cands: func(l *layout, best Tuning) []Tuning {
 		boosts := []int{1, 2, 4}
 		if l.kind == kindR2C { // VkFFT uses no register boost for R2C
 			boosts = []int{best.RegisterBoost}
@@ -42,7 +71,7 @@ var tuneStages = []tuneStage{
 		}
 		return out
 	}},
-	{"four-step register boost", func(l *layout, best Tuning) []Tuning {
+	{name: "four-step register boost", cands: func(l *layout, best Tuning) []Tuning {
 		if l.kind == kindR2C || maxAxis(l) <= 8192 {
 			return nil
 		}
@@ -56,7 +85,7 @@ var tuneStages = []tuneStage{
 		}
 		return out
 	}},
-	{"grouped batch", func(l *layout, best Tuning) []Tuning {
+	{name: "grouped batch", cands: func(l *layout, best Tuning) []Tuning {
 		var out []Tuning
 		for _, g := range []int{8, 16, 32} { // smaller caps were always slower on the H200
 			t := best
@@ -72,7 +101,7 @@ var tuneStages = []tuneStage{
 	// each axis's cap alone: the strided axes of a 2-D or 3-D transform coalesce best with
 	// more transforms per block than the contiguous one, which the shared cap above
 	// cannot express
-	{"grouped batch per axis", func(l *layout, best Tuning) []Tuning {
+	{name: "grouped batch per axis", cands: func(l *layout, best Tuning) []Tuning {
 		if len(l.cfg.Shape) < 2 {
 			return nil
 		}
@@ -90,7 +119,7 @@ var tuneStages = []tuneStage{
 	}},
 	// larger blocks: fewer, longer-lived blocks per multiprocessor for sequences whose
 	// passes are bound by arithmetic rather than memory (Bluestein's padded transforms)
-	{"large blocks", func(l *layout, best Tuning) []Tuning {
+	{name: "large blocks", cands: func(l *layout, best Tuning) []Tuning {
 		var out []Tuning
 		for _, a := range []int{512, 1024} {
 			t := best
@@ -99,7 +128,7 @@ var tuneStages = []tuneStage{
 		}
 		return out
 	}},
-	{"bandwidth boost", func(l *layout, best Tuning) []Tuning {
+	{name: "bandwidth boost", cands: func(l *layout, best Tuning) []Tuning {
 		if len(l.cfg.Shape) < 2 && largePrimeAxis(l) == 0 {
 			return nil
 		}
@@ -113,7 +142,7 @@ var tuneStages = []tuneStage{
 		}
 		return out
 	}},
-	{"Bluestein padding", func(l *layout, best Tuning) []Tuning {
+	{name: "Bluestein padding", cands: func(l *layout, best Tuning) []Tuning {
 		n := largePrimeAxis(l)
 		if n <= 0 {
 			return nil
@@ -128,7 +157,7 @@ var tuneStages = []tuneStage{
 		}
 		return out
 	}},
-	{"four-step split", func(l *layout, best Tuning) []Tuning {
+	{name: "four-step split", cands: func(l *layout, best Tuning) []Tuning {
 		var out []Tuning
 		for s := 65536; s <= maxAxis(l) && s <= 1<<22; s *= 2 {
 			t := best
@@ -136,20 +165,6 @@ var tuneStages = []tuneStage{
 			if t != best {
 				out = append(out, t)
 			}
-		}
-		return out
-	}},
-	{"twiddles", func(l *layout, best Tuning) []Tuning {
-		// in single precision the package keeps twiddle tables for accuracy; in double
-		// precision both sources are accurate, so the faster one may be chosen
-		if !l.double || l.cfg.LUT != LUTDefault {
-			return nil
-		}
-		var out []Tuning
-		for _, v := range []LUT{LUTOn, LUTOff} {
-			t := best
-			t.LUT = v
-			out = append(out, t)
 		}
 		return out
 	}},

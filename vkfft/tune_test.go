@@ -29,12 +29,12 @@ func tuneTestStages(t *testing.T) {
 	t.Helper()
 	old, oldBias := tuneStages, tuneTimeBias
 	tuneStages = []tuneStage{
-		{"test threads", func(l *layout, best Tuning) []Tuning {
+		{name: "test threads", cands: func(l *layout, best Tuning) []Tuning {
 			t := best
 			t.AimThreads = 64
 			return []Tuning{t}
 		}},
-		{"test grouped", func(l *layout, best Tuning) []Tuning {
+		{name: "test grouped", cands: func(l *layout, best Tuning) []Tuning {
 			t := best
 			t.GroupedBatch[0] = 2
 			return []Tuning{t}

@@ -1,0 +1,128 @@
+package vkfft
+
+// The tuner's accuracy check for candidates that change the arithmetic, not only the
+// launch (computed twiddles in single precision): such a candidate must be as accurate
+// as VkFFT's defaults against a float64 reference, not merely close to the defaults'
+// result. The reference is the exact transform of the tuner's random input, computed
+// once on the host (internal/fftref) and compared at the check's sampled windows.
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/fftref"
+)
+
+const (
+	// tuneExactMax caps the points of the host reference (4096², 256³): its float64 copies
+	// take 32 bytes a point, and it is computed on one core.
+	tuneExactMax = 1 << 24
+	// tuneExactSlack is how much larger than the defaults' error a candidate's may be:
+	// the error of two equally accurate kernels differs by a few percent over the
+	// sampled windows.
+	tuneExactSlack = 1.1
+)
+
+// tuneExactBias scales a candidate's measured error (a test hook; nil in normal use).
+var tuneExactBias func(Tuning) float64
+
+// exactOut returns the float64 forward transform of the tuner's single-precision input
+// at outWins (re, im pairs, scaled as the plan scales), computing it on first use.
+func (tn *tuner) exactOut() ([]float64, error) {
+	if tn.exact != nil || tn.exactWhy != nil {
+		return tn.exact, tn.exactWhy
+	}
+	l := tn.l
+	points := l.complexLen
+	if l.kind == kindR2C {
+		points = l.realLen
+	}
+	if points > tuneExactMax {
+		tn.exactWhy = fmt.Errorf("no float64 reference for %d points (at most %d)", points, tuneExactMax)
+		return nil, tn.exactWhy
+	}
+	tn.exact = exactSample(l, randomBytes(tn.inBytes, false), tn.outWins)
+	return tn.exact, nil
+}
+
+// exactSample is the float64 forward transform of input (l's input, float32) at the
+// windows ws of the output.
+func exactSample(l *layout, input []byte, ws []tuneWin) []float64 {
+	f := unsafe.Slice((*float32)(unsafe.Pointer(&input[0])), len(input)/4)
+	batch := max(l.cfg.Batch, 1)
+	var out []complex128
+	if l.kind == kindR2C {
+		x := make([]float64, len(f))
+		for i, v := range f {
+			x[i] = float64(v)
+		}
+		out = fftref.RFFTN(x, l.cfg.Shape, l.cfg.Axes, batch)
+	} else {
+		x := make([]complex128, len(f)/2)
+		for i := range x {
+			x[i] = complex(float64(f[2*i]), float64(f[2*i+1]))
+		}
+		out = fftref.FFTN(x, l.cfg.Shape, l.cfg.Axes, batch, false)
+	}
+	var s []float64
+	for _, w := range ws {
+		for _, v := range out[w.off/8 : (w.off+w.n)/8] {
+			s = append(s, real(v)*l.fwdScale, imag(v)*l.fwdScale)
+		}
+	}
+	return s
+}
+
+// exactErr runs c's forward transform of the input and returns the relative L2 error of
+// the sampled output against the float64 reference.
+func (tn *tuner) exactErr(c *tuneCand) (float64, error) {
+	want, err := tn.exactOut()
+	if err != nil {
+		return 0, err
+	}
+	if err = tn.loadInput(); err != nil {
+		return 0, err
+	}
+	if err = tn.run(c, false); err != nil {
+		return 0, err
+	}
+	got, err := tn.sample(tn.buf, tn.outWins)
+	if err != nil {
+		return 0, err
+	}
+	g := unsafe.Slice((*float32)(unsafe.Pointer(&got[0])), len(got)/4)
+	var num, den float64
+	for i, w := range want {
+		d := float64(g[i]) - w
+		num += d * d
+		den += w * w
+	}
+	e := math.Sqrt(num / den)
+	if tuneExactBias != nil {
+		e *= tuneExactBias(c.t)
+	}
+	return e, nil
+}
+
+// asAccurate checks that c is as accurate as VkFFT's defaults (base) against the float64
+// reference.
+func (tn *tuner) asAccurate(c, base *tuneCand) error {
+	if tn.baseExact == 0 {
+		e, err := tn.exactErr(base)
+		if err != nil {
+			return fmt.Errorf("VkFFT's defaults against float64: %w", err)
+		}
+		tn.baseExact = e
+	}
+	e, err := tn.exactErr(c)
+	if err != nil {
+		return err
+	}
+	if !(e <= tn.baseExact*tuneExactSlack) {
+		return fmt.Errorf("less accurate than VkFFT's defaults: relative error %.3g against float64, defaults %.3g",
+			e, tn.baseExact)
+	}
+	tunef("tune %s:   %s: relative error %.3g against float64 (defaults %.3g)", tn.name, c.t, e, tn.baseExact)
+	return nil
+}
