@@ -15,8 +15,9 @@ import (
 )
 
 const (
-	// tuneExactMax caps the points of the host reference (4096², 256³): its float64 copies
-	// take 32 bytes a point, and it is computed on one core.
+	// tuneExactMax caps the points of the host reference (4096², 256³, or the transforms
+	// of a batch the sampled windows reach): its float64 copies take 32 bytes a point,
+	// and it is computed on one core.
 	tuneExactMax = 1 << 24
 	// tuneExactSlack is how much larger than the defaults' error a candidate's may be:
 	// the error of two equally accurate kernels differs by a few percent over the
@@ -28,50 +29,60 @@ const (
 var tuneExactBias func(Tuning) float64
 
 // exactOut returns the float64 forward transform of the tuner's single-precision input
-// at outWins (re, im pairs, scaled as the plan scales), computing it on first use.
+// at outWins (re, im pairs, scaled as the plan scales), computing it on first use: only
+// the transforms of the batch that the windows reach.
 func (tn *tuner) exactOut() ([]float64, error) {
 	if tn.exact != nil || tn.exactWhy != nil {
 		return tn.exact, tn.exactWhy
 	}
 	l := tn.l
-	points := l.complexLen
+	batch := max(l.cfg.Batch, 1)
+	outPer := int64(l.complexLen / batch) // output elements of one transform
+	points := l.complexLen / batch
 	if l.kind == kindR2C {
-		points = l.realLen
+		points = l.realLen / batch
 	}
-	if points > tuneExactMax {
-		tn.exactWhy = fmt.Errorf("no float64 reference for %d points (at most %d)", points, tuneExactMax)
+	var picks []int
+	for _, w := range tn.outWins {
+		for b := w.off / 8 / outPer; b <= ((w.off+w.n)/8-1)/outPer; b++ {
+			if len(picks) == 0 || picks[len(picks)-1] < int(b) {
+				picks = append(picks, int(b))
+			}
+		}
+	}
+	if total := len(picks) * points; total > tuneExactMax {
+		tn.exactWhy = fmt.Errorf("no float64 reference for %d points (at most %d)", total, tuneExactMax)
 		return nil, tn.exactWhy
 	}
-	tn.exact = exactSample(l, randomBytes(tn.inBytes, false), tn.outWins)
+	inPer := tn.inBytes / int64(batch)
+	out := make(map[int64][]complex128, len(picks))
+	for _, b := range picks {
+		out[int64(b)] = exactTransform(l, randomRange(tn.inBytes, int64(b)*inPer, inPer, false))
+	}
+	for _, w := range tn.outWins {
+		for i := w.off / 8; i < (w.off+w.n)/8; i++ {
+			v := out[i/outPer][i%outPer]
+			tn.exact = append(tn.exact, real(v)*l.fwdScale, imag(v)*l.fwdScale)
+		}
+	}
 	return tn.exact, nil
 }
 
-// exactSample is the float64 forward transform of input (l's input, float32) at the
-// windows ws of the output.
-func exactSample(l *layout, input []byte, ws []tuneWin) []float64 {
+// exactTransform is the float64 forward transform of one transform's input (float32).
+func exactTransform(l *layout, input []byte) []complex128 {
 	f := unsafe.Slice((*float32)(unsafe.Pointer(&input[0])), len(input)/4)
-	batch := max(l.cfg.Batch, 1)
-	var out []complex128
 	if l.kind == kindR2C {
 		x := make([]float64, len(f))
 		for i, v := range f {
 			x[i] = float64(v)
 		}
-		out = fftref.RFFTN(x, l.cfg.Shape, l.cfg.Axes, batch)
-	} else {
-		x := make([]complex128, len(f)/2)
-		for i := range x {
-			x[i] = complex(float64(f[2*i]), float64(f[2*i+1]))
-		}
-		out = fftref.FFTN(x, l.cfg.Shape, l.cfg.Axes, batch, false)
+		return fftref.RFFTN(x, l.cfg.Shape, l.cfg.Axes, 1)
 	}
-	var s []float64
-	for _, w := range ws {
-		for _, v := range out[w.off/8 : (w.off+w.n)/8] {
-			s = append(s, real(v)*l.fwdScale, imag(v)*l.fwdScale)
-		}
+	x := make([]complex128, len(f)/2)
+	for i := range x {
+		x[i] = complex(float64(f[2*i]), float64(f[2*i+1]))
 	}
-	return s
+	return fftref.FFTN(x, l.cfg.Shape, l.cfg.Axes, 1, false)
 }
 
 // exactErr runs c's forward transform of the input and returns the relative L2 error of

@@ -23,6 +23,7 @@ func TestTuneExactReference(t *testing.T) {
 		{"axes subset, ortho", Config{Shape: []int{8, 12, 10}, Axes: []int{1, 2}, Norm: NormOrtho}, false},
 		{"real, batch", Config{Shape: []int{20, 18}, Batch: 2}, true},
 		{"real, sampled windows", Config{Shape: []int{512, 256}}, true},
+		{"batch of Bluestein lines, sampled windows", Config{Shape: []int{1031}, Batch: 200}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tuneFresh(t)
@@ -64,14 +65,30 @@ func TestTuneExactReference(t *testing.T) {
 	}
 }
 
-func TestTuneExactReferenceTooLarge(t *testing.T) {
-	l, err := validate(Config{Shape: []int{8192, 4096}}, kindC2C, 8)
-	require.NoError(t, err)
-	tn := &tuner{tuneTarget: &tuneTarget{l: &l}}
-	_, err = tn.exactOut()
-	require.ErrorContains(t, err, "no float64 reference for 33554432 points")
-	_, again := tn.exactOut()
-	require.Equal(t, err, again, "the refusal is kept, not recomputed")
+// The host reference covers at most tuneExactMax points: one transform too large is
+// refused (and the refusal kept), a long batch costs only the transforms the sampled
+// windows reach.
+func TestTuneExactReferenceSize(t *testing.T) {
+	for _, tc := range []struct {
+		cfg    Config
+		refuse string
+	}{
+		{Config{Shape: []int{8192, 4096}}, "no float64 reference for 33554432 points"},
+		{Config{Shape: []int{4096}, Batch: 16384}, ""},
+	} {
+		l, err := validate(tc.cfg, kindC2C, 8)
+		require.NoError(t, err)
+		tn := &tuner{tuneTarget: &tuneTarget{l: &l}, inBytes: l.complexBytes, outWins: tuneWindows(l.complexBytes, 4)}
+		got, err := tn.exactOut()
+		if tc.refuse != "" {
+			require.ErrorContains(t, err, tc.refuse)
+			_, again := tn.exactOut()
+			require.Equal(t, err, again, "the refusal is kept, not recomputed")
+			continue
+		}
+		require.NoError(t, err)
+		require.Len(t, got, int(tuneWinCount*tuneWindow/4), "%v: one value per float of the windows", tc.cfg)
+	}
 }
 
 // Computed twiddles in single precision are adopted only when they are as accurate as
@@ -129,5 +146,15 @@ func TestTuneComputedTwiddles(t *testing.T) {
 			require.NoError(t, err)
 			require.Empty(t, stage.cands(&l, Tuning{}))
 		})
+	}
+}
+
+func TestRandomRangeIsPartOfRandomBytes(t *testing.T) {
+	total := int64(2*randomChunk + 4096)
+	for _, double := range []bool{false, true} {
+		all := randomBytes(total, double)
+		for _, r := range [][2]int64{{0, 64}, {randomChunk - 32, 64}, {8, 2*randomChunk - 8}, {total - 16, 16}} {
+			require.Equal(t, all[r[0]:r[0]+r[1]], randomRange(total, r[0], r[1], double), "%v double=%v", r, double)
+		}
 	}
 }

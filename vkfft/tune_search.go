@@ -412,45 +412,64 @@ func gather(b []byte, ws []tuneWin) []byte {
 	return out
 }
 
+// randomChunk is the granule of randomBytes: each chunk's values follow from its offset.
+const randomChunk = 8 << 20
+
 // randomBytes returns n bytes of floats (float64 if double) uniform in [-1, 1), made
 // in parallel: a 512³ input is 1 GiB.
 func randomBytes(n int64, double bool) []byte {
 	b := make([]byte, n)
-	const chunk = 8 << 20
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.NumCPU())
-	for off := int64(0); off < n; off += chunk {
-		end := min(off+chunk, n)
+	for off := int64(0); off < n; off += randomChunk {
+		end := min(off+randomChunk, n)
 		wg.Add(1)
 		sem <- struct{}{}
 		go func(off, end int64) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			s := uint64(off)*0x9E3779B97F4A7C15 + 1
-			next := func() float64 { // splitmix64
-				s += 0x9E3779B97F4A7C15
-				z := s
-				z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-				z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-				z ^= z >> 31
-				return float64(z>>11)/(1<<52) - 1
-			}
-			seg := b[off:end]
-			if double {
-				f := unsafe.Slice((*float64)(unsafe.Pointer(&seg[0])), len(seg)/8)
-				for i := range f {
-					f[i] = next()
-				}
-			} else {
-				f := unsafe.Slice((*float32)(unsafe.Pointer(&seg[0])), len(seg)/4)
-				for i := range f {
-					f[i] = float32(next())
-				}
-			}
+			fillRandom(b[off:end], off, double)
 		}(off, end)
 	}
 	wg.Wait()
 	return b
+}
+
+// randomRange returns bytes [off, off+n) of randomBytes(total, double) without making
+// the rest.
+func randomRange(total, off, n int64, double bool) []byte {
+	out := make([]byte, 0, n)
+	for c := off - off%randomChunk; c < off+n; c += randomChunk {
+		seg := make([]byte, min(randomChunk, total-c))
+		fillRandom(seg, c, double)
+		lo, hi := max(off, c)-c, min(off+n, c+int64(len(seg)))-c
+		out = append(out, seg[lo:hi]...)
+	}
+	return out
+}
+
+// fillRandom fills seg, the chunk of randomBytes at offset off.
+func fillRandom(seg []byte, off int64, double bool) {
+	s := uint64(off)*0x9E3779B97F4A7C15 + 1
+	next := func() float64 { // splitmix64
+		s += 0x9E3779B97F4A7C15
+		z := s
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+		z ^= z >> 31
+		return float64(z>>11)/(1<<52) - 1
+	}
+	if double {
+		f := unsafe.Slice((*float64)(unsafe.Pointer(&seg[0])), len(seg)/8)
+		for i := range f {
+			f[i] = next()
+		}
+	} else {
+		f := unsafe.Slice((*float32)(unsafe.Pointer(&seg[0])), len(seg)/4)
+		for i := range f {
+			f[i] = float32(next())
+		}
+	}
 }
 
 // build creates the candidates' applications on the plan's buffers, in parallel. A

@@ -586,7 +586,7 @@ static int plan_build(vkg_device *dev, const vkg_plan_params *p, vkg_kernel_set 
 	struct vkg_ksession ks = {0};
 	vkg_kernel_set *kernels = dry ? dry : p->kernels;
 	vkg_plan *plan;
-	VkFFTResult r;
+	VkFFTResult r, refused;
 	locale_t cloc, old;
 	uint64_t outer = 1;
 	int i, rc;
@@ -770,6 +770,12 @@ static int plan_build(vkg_device *dev, const vkg_plan_params *p, vkg_kernel_set 
 	if (r == VKFFT_SUCCESS)
 		cuCtxSynchronize();
 #endif
+	/* a kernel the driver refused, held back from VkFFT (vkg_core_kernels.h) */
+	refused = vkg_take_refusal();
+	if (r == VKFFT_SUCCESS && refused != VKFFT_SUCCESS) {
+		deleteVkFFT(plan->app);
+		r = refused;
+	}
 	vkg_ctx_leave(dev);
 	if (r != VKFFT_SUCCESS) {
 		/* a failed initializeVkFFT has already released what it made */

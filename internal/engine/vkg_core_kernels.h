@@ -205,6 +205,9 @@ static void vkg_ksession_close(struct vkg_ksession *ks)
 	ks->prebuilt = NULL;
 }
 
+/* VkFFT's OpenCL compile clears what it frees before deleteVkFFT: nothing to hold back */
+static VkFFTResult vkg_take_refusal(void) { return VKFFT_SUCCESS; }
+
 int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 {
 	vkg_native native;
@@ -458,6 +461,30 @@ static nvrtcResult vkg_hook_nvrtc_destroy(nvrtcProgram *prog)
 
 static int vkg_split_options(char *s, const char **opts, int max);
 
+/* VkFFT 1.3.4's CUDA compile keeps the CUBIN it saves for the application string in the
+ * axis, and when the driver then refuses the module, its kernel or the kernel's shared
+ * memory, it frees the CUBIN and calls deleteVkFFT, which frees it again: a double free
+ * that aborts the process. So a refusal is not handed to VkFFT: the hook answers with a
+ * stand-in (as a dry session does), remembers the refusal as the error VkFFT would have
+ * returned, and the plan's creation fails with it once VkFFT is done (vkg_take_refusal),
+ * deleting the application the normal way. */
+static __thread VkFFTResult vkg_refusal;
+
+static void vkg_refuse(VkFFTResult r, const char *call, CUresult cr)
+{
+	if (vkg_refusal == VKFFT_SUCCESS) {
+		vkg_refusal = r;
+		printf("%s error: %d\n", call, (int)cr);
+	}
+}
+
+static VkFFTResult vkg_take_refusal(void)
+{
+	VkFFTResult r = vkg_refusal;
+	vkg_refusal = VKFFT_SUCCESS;
+	return r;
+}
+
 /* vkg_compile_refused compiles the kernel whose CUBIN from the set the driver refused,
  * adds it to the set (VkFFT's own compile, for the caller to keep) and loads it. */
 static CUresult vkg_compile_refused(struct vkg_ksession *ks, CUmodule *mod, unsigned int n, CUjit_option *opts,
@@ -505,23 +532,37 @@ static CUresult vkg_hook_module_load(CUmodule *mod, const void *image, unsigned 
 			r = vkg_compile_refused(ks, mod, n, opts, values, r);
 		vkg_forget_served(ks);
 	}
-	return r;
+	if (r != CUDA_SUCCESS) {
+		vkg_refuse(VKFFT_ERROR_FAILED_TO_LOAD_MODULE, "cuModuleLoadDataEx", r);
+		*mod = (CUmodule)VKG_STAND_IN_MODULE;
+	}
+	return CUDA_SUCCESS;
 }
 
 static CUresult vkg_hook_module_function(CUfunction *fn, CUmodule mod, const char *name)
 {
+	CUresult r;
 	if (mod == (CUmodule)VKG_STAND_IN_MODULE) {
 		*fn = (CUfunction)VKG_STAND_IN_KERNEL;
 		return CUDA_SUCCESS;
 	}
-	return cuModuleGetFunction(fn, mod, name);
+	r = cuModuleGetFunction(fn, mod, name);
+	if (r != CUDA_SUCCESS) {
+		vkg_refuse(VKFFT_ERROR_FAILED_TO_GET_FUNCTION, "cuModuleGetFunction", r);
+		*fn = (CUfunction)VKG_STAND_IN_KERNEL;
+	}
+	return CUDA_SUCCESS;
 }
 
 static CUresult vkg_hook_func_attribute(CUfunction fn, CUfunction_attribute attr, int value)
 {
+	CUresult r;
 	if (fn == (CUfunction)VKG_STAND_IN_KERNEL)
 		return CUDA_SUCCESS;
-	return cuFuncSetAttribute(fn, attr, value);
+	r = cuFuncSetAttribute(fn, attr, value);
+	if (r != CUDA_SUCCESS)
+		vkg_refuse(VKFFT_ERROR_FAILED_TO_SET_DYNAMIC_SHARED_MEMORY, "cuFuncSetAttribute", r);
+	return CUDA_SUCCESS;
 }
 
 static CUresult vkg_hook_launch(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
@@ -601,6 +642,8 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 
 #else
 /* Vulkan: glslang's calls are not routed here; VkFFT compiles as it generates. */
+static VkFFTResult vkg_take_refusal(void) { return VKFFT_SUCCESS; }
+
 static void vkg_ksession_open(struct vkg_ksession *ks, const vkg_native *native)
 {
 	(void)ks;
