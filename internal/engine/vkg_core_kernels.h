@@ -30,6 +30,9 @@ struct vkg_ksession {
 	/* serve: the texts of the kernel whose CUBIN came from the set, until the driver
 	 * has loaded it (it is compiled after all if the driver refuses it) */
 	char *served_source, *served_options, *served_name;
+	/* the program VkFFT created last and has not destroyed: after a failed compile VkFFT
+	 * returns without destroying it, and the session's close frees it */
+	struct vkg_nvprog *open;
 #endif
 };
 
@@ -304,6 +307,7 @@ static nvrtcResult vkg_kernels_create_program(nvrtcProgram *prog, const char *sr
 		return NVRTC_ERROR_OUT_OF_MEMORY;
 	}
 	*prog = (nvrtcProgram)(void *)w;
+	vkg_ks->open = w;
 	return NVRTC_SUCCESS;
 }
 
@@ -440,6 +444,8 @@ static nvrtcResult vkg_hook_nvrtc_destroy(nvrtcProgram *prog)
 	if (!vkg_ks)
 		return nvrtcDestroyProgram(prog);
 	w = (struct vkg_nvprog *)(void *)*prog;
+	if (w && vkg_ks->open == w)
+		vkg_ks->open = NULL;
 	if (w) {
 		if (w->real)
 			nvrtcDestroyProgram(&w->real);
@@ -589,8 +595,18 @@ static void vkg_ksession_open(struct vkg_ksession *ks, const vkg_native *native)
 
 static void vkg_ksession_close(struct vkg_ksession *ks)
 {
+	struct vkg_nvprog *w = ks->open;
 	vkg_ks = NULL;
 	vkg_forget_served(ks);
+	if (w) { /* left by a failed compile */
+		if (w->real)
+			nvrtcDestroyProgram(&w->real);
+		free(w->served_options);
+		free(w->source);
+		free(w->name);
+		free(w);
+		ks->open = NULL;
+	}
 }
 
 /* vkg_split_options undoes vkg_join_options in place: opts points into s. */
