@@ -36,6 +36,10 @@ func (tn *tuner) exactOut() ([]float64, error) {
 		return tn.exact, tn.exactWhy
 	}
 	l := tn.l
+	if l.double { // the candidates this check is for are single precision's
+		tn.exactWhy = fmt.Errorf("no float64 reference for a double-precision plan")
+		return nil, tn.exactWhy
+	}
 	batch := max(l.cfg.Batch, 1)
 	outPer := int64(l.complexLen / batch) // output elements of one transform
 	points := l.complexLen / batch
