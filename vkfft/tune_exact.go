@@ -8,7 +8,6 @@ package vkfft
 
 import (
 	"fmt"
-	"math"
 	"unsafe"
 
 	"github.com/vkfftgo/vkfftgo/internal/fftref"
@@ -74,19 +73,25 @@ func (tn *tuner) exactOut() ([]float64, error) {
 
 // exactTransform is the float64 forward transform of one transform's input (float32).
 func exactTransform(l *layout, input []byte) []complex128 {
-	f := unsafe.Slice((*float32)(unsafe.Pointer(&input[0])), len(input)/4)
+	f := widen(input)
 	if l.kind == kindR2C {
-		x := make([]float64, len(f))
-		for i, v := range f {
-			x[i] = float64(v)
-		}
-		return fftref.RFFTN(x, l.cfg.Shape, l.cfg.Axes, 1)
+		return fftref.RFFTN(f, l.cfg.Shape, l.cfg.Axes, 1)
 	}
 	x := make([]complex128, len(f)/2)
 	for i := range x {
-		x[i] = complex(float64(f[2*i]), float64(f[2*i+1]))
+		x[i] = complex(f[2*i], f[2*i+1])
 	}
 	return fftref.FFTN(x, l.cfg.Shape, l.cfg.Axes, 1, false)
+}
+
+// widen returns the float32 values of b as float64s.
+func widen(b []byte) []float64 {
+	f := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
+	x := make([]float64, len(f))
+	for i, v := range f {
+		x[i] = float64(v)
+	}
+	return x
 }
 
 // exactErr runs c's forward transform of the input and returns the relative L2 error of
@@ -106,14 +111,7 @@ func (tn *tuner) exactErr(c *tuneCand) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	g := unsafe.Slice((*float32)(unsafe.Pointer(&got[0])), len(got)/4)
-	var num, den float64
-	for i, w := range want {
-		d := float64(g[i]) - w
-		num += d * d
-		den += w * w
-	}
-	e := math.Sqrt(num / den)
+	e := fftref.L2Real(widen(got), want)
 	if tuneExactBias != nil {
 		e *= tuneExactBias(c.t)
 	}

@@ -1,12 +1,11 @@
 package vkfft
 
 import (
-	"math"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vkfftgo/vkfftgo/internal/fftref"
 )
 
 // The tuner's float64 reference is the transform its checks sample: VkFFT's defaults
@@ -34,15 +33,9 @@ func TestTuneExactReference(t *testing.T) {
 			tuneAfterBaseline = func(tn *tuner) {
 				want, err := tn.exactOut()
 				require.NoError(t, err)
-				got := unsafe.Slice((*float32)(unsafe.Pointer(&tn.refOut[0])), len(tn.refOut)/4)
+				got := widen(tn.refOut)
 				require.Len(t, want, len(got))
-				var num, den float64
-				for i, w := range want {
-					d := float64(got[i]) - w
-					num += d * d
-					den += w * w
-				}
-				require.Less(t, math.Sqrt(num/den), 1e-5, "VkFFT's defaults against the tuner's float64 reference")
+				require.Less(t, fftref.L2Real(got, want), 1e-5, "VkFFT's defaults against the tuner's float64 reference")
 				if strings.Contains(tc.name, "windows") {
 					require.Greater(t, len(tn.outWins), 1, "the buffer is sampled in windows")
 				}

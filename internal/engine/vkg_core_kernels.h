@@ -438,28 +438,35 @@ static nvrtcResult vkg_hook_nvrtc_cubin(nvrtcProgram prog, char *cubin)
 	return NVRTC_SUCCESS;
 }
 
+/* vkg_nvprog_free frees a program's wrapper and what it still owns. */
+static void vkg_nvprog_free(struct vkg_nvprog *w)
+{
+	if (w->real)
+		nvrtcDestroyProgram(&w->real);
+	free(w->served_options);
+	free(w->source);
+	free(w->name);
+	free(w);
+}
+
 static nvrtcResult vkg_hook_nvrtc_destroy(nvrtcProgram *prog)
 {
 	struct vkg_nvprog *w;
 	if (!vkg_ks)
 		return nvrtcDestroyProgram(prog);
 	w = (struct vkg_nvprog *)(void *)*prog;
-	if (w && vkg_ks->open == w)
-		vkg_ks->open = NULL;
 	if (w) {
-		if (w->real)
-			nvrtcDestroyProgram(&w->real);
+		if (vkg_ks->open == w)
+			vkg_ks->open = NULL;
 		if (w->served_options) {
 			/* VkFFT loads the CUBIN next: keep what compiles it if the driver refuses */
 			vkg_forget_served(vkg_ks);
 			vkg_ks->served_source = w->source;
 			vkg_ks->served_options = w->served_options;
 			vkg_ks->served_name = w->name;
-		} else {
-			free(w->source);
-			free(w->name);
+			w->source = w->served_options = w->name = NULL;
 		}
-		free(w);
+		vkg_nvprog_free(w);
 	}
 	*prog = NULL;
 	return NVRTC_SUCCESS;
@@ -595,16 +602,10 @@ static void vkg_ksession_open(struct vkg_ksession *ks, const vkg_native *native)
 
 static void vkg_ksession_close(struct vkg_ksession *ks)
 {
-	struct vkg_nvprog *w = ks->open;
 	vkg_ks = NULL;
 	vkg_forget_served(ks);
-	if (w) { /* left by a failed compile */
-		if (w->real)
-			nvrtcDestroyProgram(&w->real);
-		free(w->served_options);
-		free(w->source);
-		free(w->name);
-		free(w);
+	if (ks->open) { /* left by a failed compile */
+		vkg_nvprog_free(ks->open);
 		ks->open = NULL;
 	}
 }
