@@ -73,7 +73,7 @@ func (tn *tuner) exactOut() ([]float64, error) {
 
 // exactTransform is the float64 forward transform of one transform's input (float32).
 func exactTransform(l *layout, input []byte) []complex128 {
-	f := widen(input)
+	f := float32sWidened(input)
 	if l.kind == kindR2C {
 		return fftref.RFFTN(f, l.cfg.Shape, l.cfg.Axes, 1)
 	}
@@ -84,8 +84,8 @@ func exactTransform(l *layout, input []byte) []complex128 {
 	return fftref.FFTN(x, l.cfg.Shape, l.cfg.Axes, 1, false)
 }
 
-// widen returns the float32 values of b as float64s.
-func widen(b []byte) []float64 {
+// float32sWidened returns the float32 values of b as float64s.
+func float32sWidened(b []byte) []float64 {
 	f := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
 	x := make([]float64, len(f))
 	for i, v := range f {
@@ -111,7 +111,7 @@ func (tn *tuner) exactErr(c *tuneCand) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	e := fftref.L2Real(widen(got), want)
+	e := fftref.L2Real(float32sWidened(got), want)
 	if tuneExactBias != nil {
 		e *= tuneExactBias(c.t)
 	}

@@ -33,7 +33,7 @@ func TestTuneExactReference(t *testing.T) {
 			tuneAfterBaseline = func(tn *tuner) {
 				want, err := tn.exactOut()
 				require.NoError(t, err)
-				got := widen(tn.refOut)
+				got := float32sWidened(tn.refOut)
 				require.Len(t, want, len(got))
 				require.Less(t, fftref.L2Real(got, want), 1e-5, "VkFFT's defaults against the tuner's float64 reference")
 				if strings.Contains(tc.name, "windows") {
