@@ -15,9 +15,10 @@ import (
 type Fusion int
 
 const (
-	// FusionAuto picks the fastest path measured (FusionAtomic, see
-	// docs/convolution-spectrometer.md; FusionPower on a Vulkan device without float
-	// atomics), falling back to FusionCompanion where VkFFT's kernels cannot be rewritten.
+	// FusionAuto picks the fastest path measured (FusionDirect where it runs on CUDA,
+	// else FusionAtomic, see docs/convolution-spectrometer.md; FusionPower on a Vulkan
+	// device without float atomics), falling back to FusionCompanion where VkFFT's
+	// kernels cannot be rewritten.
 	FusionAuto Fusion = iota
 	// FusionCompanion runs separate kernels on the plan's queue: samples to complex
 	// floats, VkFFT's FFT, then |X|² summed into the bins. Works for every format.
@@ -31,9 +32,14 @@ const (
 	// FusionAtomic rewrites the last pass to add |X|² into the bins atomically: no
 	// companion kernel at all. A Vulkan device without float atomics takes FusionPower.
 	FusionAtomic
+	// FusionDirect runs no VkFFT plan: one kernel of the package's own reads the
+	// samples, transforms each in registers and sums |X|² per work-group before adding
+	// it to the bins. For complex samples and power-of-two N from 16 to 4096 on CUDA and
+	// OpenCL; elsewhere it takes FusionAuto's path.
+	FusionDirect
 )
 
-var fusionNames = [...]string{"auto", "companion", "load", "power", "atomic"}
+var fusionNames = [...]string{"auto", "companion", "load", "power", "atomic", "direct"}
 
 func (f Fusion) String() string {
 	if f >= 0 && int(f) < len(fusionNames) {
@@ -162,7 +168,7 @@ func validateSpectrometer(cfg SpectrometerConfig) (SpectrometerConfig, error) {
 		return cfg, fmt.Errorf("%w: scale %v", ErrInvalidArgument, cfg.Scale)
 	case cfg.FFTShift && !cfg.Input.Complex():
 		return cfg, fmt.Errorf("%w: FFTShift needs complex input (real input has only non-negative frequencies)", ErrInvalidArgument)
-	case cfg.Fusion < FusionAuto || cfg.Fusion > FusionAtomic:
+	case cfg.Fusion < FusionAuto || cfg.Fusion > FusionDirect:
 		return cfg, fmt.Errorf("%w: unknown fusion %d", ErrInvalidArgument, int(cfg.Fusion))
 	case cfg.Chunk < 0:
 		return cfg, fmt.Errorf("%w: chunk %d is negative", ErrInvalidBatch, cfg.Chunk)
@@ -238,7 +244,7 @@ func NewSpectrometer(d *Device, cfg SpectrometerConfig) (*Spectrometer, error) {
 	// reordering where the order is not recognised
 	onRead := cfg.BinOrder != BinOrderVkFFT && cfg.Input.Complex()
 	err = sp.build(h, onRead)
-	if err == nil && onRead && engine.PlanAxisUploads(sp.plan) > 1 {
+	if err == nil && onRead && sp.plan != nil && engine.PlanAxisUploads(sp.plan) > 1 {
 		if sp.perm, err = sp.probeOrder(h); err != nil && cfg.BinOrder == BinOrderAuto {
 			sp.releaseLocked()
 			sp = &Spectrometer{dev: d, cfg: cfg, chunk: cfg.Chunk, bins: sp.bins, group: group}
@@ -272,6 +278,12 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	f := engine.SpectroFields{N: cfg.N, Bins: sp.bins, Chunk: sp.chunk, SampleBytes: cfg.Input.sampleBytes(),
 		RealInput: !cfg.Input.Complex()}
 	want := cfg.Fusion
+	if want == FusionDirect && !directSupported(compiledBackend, cfg) {
+		want = FusionAuto
+	}
+	if want == FusionAuto && directByDefault(compiledBackend, cfg) {
+		want = FusionDirect
+	}
 	if want == FusionAuto || (want == FusionAtomic && !companionFloatAtomics(d)) {
 		want = defaultFusion(d)
 	}
@@ -295,6 +307,10 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 			return err
 		}
 	}
+	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil, chunk: sp.chunk}
+	if want == FusionDirect {
+		return sp.buildDirect(h, spec, &f)
+	}
 	spectrum := sp.chunk * sp.bins // complex elements of one chunk's spectra
 	if f.CBuf, err = sp.alloc(int64(spectrum)*8 + tail); err != nil {
 		return err
@@ -304,7 +320,6 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 			return err
 		}
 	}
-	spec := loadSpec{format: cfg.Input, n: cfg.N, scale: float64(cfg.Scale), window: cfg.Window != nil, chunk: sp.chunk}
 	atomics := companionFloatAtomics(d)
 	if sp.module, err = ks.module(h, companionSource(compiledBackend, spec, atomics)); err != nil {
 		return err
@@ -347,8 +362,13 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 		sp.fusion = FusionCompanion
 	}
 	f.Plan = sp.plan
+	return sp.finish(h, &f)
+}
+
+// finish hands the C side its spectrometer and zeroes the bins.
+func (sp *Spectrometer) finish(h engine.Device, f *engine.SpectroFields) error {
 	f.Path = int(sp.fusion) - int(FusionCompanion)
-	if sp.s = engine.SpectroNew(h, &f); sp.s == nil {
+	if sp.s = engine.SpectroNew(h, f); sp.s == nil {
 		return fmt.Errorf("%w: out of host memory", ErrOutOfMemory)
 	}
 	return engine.SpectroZero(sp.s, sp.st)
@@ -499,8 +519,9 @@ func (sp *Spectrometer) Bins() int { return sp.bins }
 func (sp *Spectrometer) Samples() int { return sp.cfg.N * sp.cfg.Batch }
 
 // Fusion reports the path in use: the one asked for (FusionPower for FusionAtomic on a
-// Vulkan device without float atomics), or FusionCompanion where VkFFT's kernels for
-// this size could not be rewritten.
+// Vulkan device without float atomics; FusionAuto's path for FusionDirect where the
+// direct kernel does not take the configuration), or FusionCompanion where VkFFT's
+// kernels for this size could not be rewritten.
 func (sp *Spectrometer) Fusion() Fusion { return sp.fusion }
 
 // Chunk is the number of FFTs the device works on at a time.

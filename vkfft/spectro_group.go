@@ -134,7 +134,8 @@ func validateGroup(cfg *SpectrometerConfig) error {
 // takes the power store).
 func groupsApply(d *Device, cfg *SpectrometerConfig) bool {
 	return cfg.Input.Complex() && fusedStagesAvailable(d, cfg) && companionFloatAtomics(d) &&
-		(cfg.Fusion == FusionAtomic || cfg.Fusion == FusionAuto && defaultFusion(d) == FusionAtomic)
+		(cfg.Fusion == FusionAtomic || cfg.Fusion == FusionAuto && defaultFusion(d) == FusionAtomic &&
+			!directByDefault(compiledBackend, cfg))
 }
 
 // defaultGroup is the group sum of a GroupSum given without GroupTransforms: as many transforms per

@@ -156,10 +156,14 @@ func TestSpectrometerAccuracy(t *testing.T) {
 // Vulkan device without VK_EXT_shader_atomic_float), and the companion kernels where
 // fused stages are unavailable (a batch beyond one Vulkan binding).
 func fusionOnThisBackend(d *Device, cfg SpectrometerConfig) Fusion {
+	if (cfg.Fusion == FusionDirect && directSupported(compiledBackend, &cfg)) ||
+		(cfg.Fusion == FusionAuto && directByDefault(compiledBackend, &cfg)) {
+		return FusionDirect
+	}
 	if !fusedStagesAvailable(d, &cfg) {
 		return FusionCompanion
 	}
-	if cfg.Fusion == FusionAuto || (cfg.Fusion == FusionAtomic && !companionFloatAtomics(d)) {
+	if cfg.Fusion == FusionAuto || cfg.Fusion == FusionDirect || (cfg.Fusion == FusionAtomic && !companionFloatAtomics(d)) {
 		return defaultFusion(d)
 	}
 	return cfg.Fusion

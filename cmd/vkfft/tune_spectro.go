@@ -40,7 +40,7 @@ func tuneSpectrometers(device int, sizes, format string, refresh, quiet bool) er
 	}
 	failed := 0
 	for _, z := range list {
-		cfg := vkfft.SpectrometerConfig{N: z.n, Batch: z.batch, Input: f, Tune: vkfft.TuneMeasure}
+		cfg := vkfft.SpectrometerConfig{N: z.n, Batch: z.batch, Input: f, Tune: vkfft.TuneMeasure, Fusion: vkfft.FusionAtomic}
 		var g vkfft.GroupTuning
 		if refresh {
 			g, err = vkfft.TuneSpectrometer(dev, cfg)

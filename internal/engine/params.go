@@ -173,6 +173,11 @@ type SpectroFields struct {
 	SumGroups                     int
 	Convert, SumC, SumF, Zero     Kernel
 	CBuf, RBuf, PBuf, PSD, Window uint64
+	// the direct path's kernel and twiddles; a work-group's size and the transforms it
+	// runs at once; the work-groups a launch aims at
+	Direct                                      Kernel
+	Twiddles                                    uint64
+	DirectLocal, DirectTransforms, DirectGroups int
 }
 
 // Whole-spectrum modes (VKG_FULL_*).

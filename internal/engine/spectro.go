@@ -36,6 +36,9 @@ func SpectroNew(d Device, f *SpectroFields) Spectro {
 	s.convert, s.sum_c, s.sum_f, s.zero = k(f.Convert), k(f.SumC), k(f.SumF), k(f.Zero)
 	s.cbuf, s.rbuf, s.pbuf = C.vkg_mem(f.CBuf), C.vkg_mem(f.RBuf), C.vkg_mem(f.PBuf)
 	s.psd, s.window = C.vkg_mem(f.PSD), C.vkg_mem(f.Window)
+	s.direct, s.twiddles = k(f.Direct), C.vkg_mem(f.Twiddles)
+	s.direct_local, s.direct_ty = C.uint64_t(f.DirectLocal), C.uint64_t(f.DirectTransforms)
+	s.direct_groups = C.uint64_t(f.DirectGroups)
 	return Spectro(s)
 }
 

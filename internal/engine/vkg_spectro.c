@@ -18,11 +18,28 @@ static int launch_sum(vkg_spectro *s, int power, vkg_status *st)
 	return vkg_kernel_launch(s->dev, 0, power ? s->sum_f : s->sum_c, groups, VKG_SUM_LOCAL, 6, args, st);
 }
 
+/* count FFTs from FFT first in one launch of the direct kernel: about direct_groups
+ * work-groups, each running a multiple of direct_ty transforms */
+static int run_direct(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t count, vkg_status *st)
+{
+	uint64_t per = (count + s->direct_groups - 1) / s->direct_groups;
+	uint64_t groups[2];
+	per = (per + s->direct_ty - 1) / s->direct_ty * s->direct_ty;
+	groups[0] = (count + per - 1) / per;
+	groups[1] = 1;
+	vkg_arg args[7] = {{&samples, sizeof samples},   {&s->psd, sizeof s->psd}, {&s->window, sizeof s->window},
+			   {&s->twiddles, sizeof s->twiddles}, {&first, sizeof first},   {&count, sizeof count},
+			   {&per, sizeof per}};
+	return vkg_kernel_launch(s->dev, 0, s->direct, groups, (uint32_t)s->direct_local, 7, args, st);
+}
+
 /* one chunk of FFTs whose samples start at FFT first of samples, on the device's queue */
 static int run_chunk(vkg_spectro *s, vkg_mem samples, uint64_t first, vkg_status *st)
 {
 	uint64_t count = s->chunk * s->n, off = first * s->n;
 	int rc;
+	if (s->path == VKG_SP_DIRECT)
+		return run_direct(s, samples, first, s->chunk, st);
 	if (s->path == VKG_SP_COMPANION) {
 		vkg_mem out = s->real_input ? s->rbuf : s->cbuf;
 		uint64_t groups[2] = {(count + VKG_SUM_LOCAL - 1) / VKG_SUM_LOCAL, 1};
@@ -47,7 +64,9 @@ int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t
 	int rc = vkg_ctx_enter(s->dev, st);
 	if (rc)
 		return rc;
-	for (f = 0; f < nffts && rc == VKG_OK; f += s->chunk)
+	if (s->path == VKG_SP_DIRECT) /* no chunk buffer: the whole batch at once */
+		rc = run_direct(s, samples, first, nffts, st);
+	for (f = 0; s->path != VKG_SP_DIRECT && f < nffts && rc == VKG_OK; f += s->chunk)
 		rc = run_chunk(s, samples, first + f, st);
 	vkg_ctx_leave(s->dev);
 	return rc;

@@ -12,7 +12,8 @@ enum {
 	VKG_SP_COMPANION = 0, /* convert kernel, FFT, sum kernel */
 	VKG_SP_FUSED_LOAD = 1, /* FFT reading samples itself, sum kernel over the spectrum */
 	VKG_SP_FUSED_POWER = 2, /* FFT reading samples and storing |X|^2, sum kernel over the powers */
-	VKG_SP_FUSED_ATOMIC = 3 /* FFT reading samples and adding |X|^2 into the bins itself */
+	VKG_SP_FUSED_ATOMIC = 3, /* FFT reading samples and adding |X|^2 into the bins itself */
+	VKG_SP_DIRECT = 4        /* one kernel of our own: samples to summed |X|^2, no VkFFT plan */
 };
 
 typedef struct vkg_spectro {
@@ -24,6 +25,10 @@ typedef struct vkg_spectro {
 	uint64_t sample_bytes;   /* bytes of one input sample */
 	uint64_t sum_groups;     /* y-groups of the sum kernel (atomic adds when > 1) */
 	vkg_kernel *convert, *sum_c, *sum_f, *zero;
+	vkg_kernel *direct;                     /* VKG_SP_DIRECT's kernel */
+	vkg_mem twiddles;                       /* its exp(-2 pi i e / n) */
+	uint64_t direct_local, direct_ty;       /* its work-group size, transforms at once */
+	uint64_t direct_groups;                 /* work-groups a launch aims at */
 	vkg_mem cbuf, rbuf, pbuf, psd, window; /* complex chunk, real chunk, power chunk, bins, window */
 	/* host streaming: device and pinned chunk buffers per turn, the upload queue, events */
 	vkg_mem in[2];

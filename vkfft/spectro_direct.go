@@ -1,0 +1,225 @@
+package vkfft
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+)
+
+// The direct spectrometer kernel: the whole FFT of each transform in one work-group,
+// written by dftGen instead of VkFFT, with |X|² summed in registers over all the
+// transforms a work-group runs. The transform is a sequence of Stockham passes of the
+// radices r₀·r₁·… = n: in each, t = n/max(r) work-items run n/r butterflies of
+// radix r in registers between shared-memory exchanges, and the last pass leaves every
+// work-item the same n/t bins of every transform, summed in registers and added to the
+// bins once per work-group. VkFFT's kernel for 4096 points adds every |X|² to the bins
+// and keeps its intermediate values at a lower occupancy.
+
+// Sizes the direct kernel takes.
+const (
+	directMinN = 16
+	directMaxN = 4096
+)
+
+// directRadices is the direct kernel's default passes for n points (nil: n is not one it
+// takes): two, as equal as can be, the larger last. On the H200 two passes beat three
+// and four at every size measured (4096: 64·64 322 GS/s, 16·16·16 203, 8·8·8·8 149;
+// 1024: 32·32 554, 4·16·16 415): each pass is a shared-memory exchange and barriers.
+func directRadices(n int) []int {
+	if n < directMinN || n > directMaxN || n&(n-1) != 0 {
+		return nil
+	}
+	m := bits.TrailingZeros(uint(n))
+	return []int{1 << (m / 2), 1 << (m - m/2)}
+}
+
+// directSupported reports whether the direct kernel can run a spectrometer of cfg on
+// backend b: complex samples, a power-of-two N within range, CUDA or OpenCL.
+func directSupported(b Backend, cfg *SpectrometerConfig) bool {
+	return directRadices(cfg.N) != nil && b != Vulkan && cfg.Input.Complex()
+}
+
+// directByDefault says whether FusionAuto takes the direct kernel for cfg: where it runs
+// on CUDA, the backend it was measured faster on (tests/gpu/RESULTS-fuse.md), unless a
+// group sum was asked for (which shapes FusionAtomic's store).
+func directByDefault(b Backend, cfg *SpectrometerConfig) bool {
+	return b == CUDA && directSupported(b, cfg) && cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
+}
+
+// directGroup is the direct kernel's work-group for radices: t work-items per
+// transform, ty transforms at once, so that a group has at least 64 work-items.
+func directGroup(n int, radices []int) (t, ty int) {
+	t = n / slices.Max(radices)
+	return t, max(1, 64/t)
+}
+
+// directGroups is how many work-groups a launch of the direct kernel aims at, whatever
+// its transforms: each adds every bin once, so more groups mean more atomic adds on the
+// same n addresses, fewer leave the GPU idle at the end. On the H200 4096 groups were
+// the fastest or within 4 % of it at every size (256 points: 598 GS/s against 371 with
+// 16384 groups and 101 with 65536).
+const directGroups = 4096
+
+// directTwiddles are the kernel's exp(-2πi e/n), e < n, from float64.
+func directTwiddles(n int) []float32 {
+	tw := make([]float32, 2*n)
+	for e := range n {
+		s, c := math.Sincos(-2 * math.Pi * float64(e) / float64(n))
+		tw[2*e], tw[2*e+1] = float32(c), float32(s)
+	}
+	return tw
+}
+
+// directWords are the few words of the direct kernel that differ between CUDA C and
+// OpenCL C.
+func directWords(b Backend) (shared, lid, group, barrier, ldg string) {
+	if b == CUDA {
+		return "__shared__", "threadIdx.x", "blockIdx.x", "__syncthreads()", "__ldg"
+	}
+	return "__local", "get_local_id(0)", "get_group_id(0)", "barrier(CLK_LOCAL_MEM_FENCE)", "*"
+}
+
+// directPad spreads shared-memory addresses: one word of padding per 32, so that the
+// strided writes of the first passes fall into different banks.
+func directPad(a string) string { return fmt.Sprintf("((%[1]s) + ((%[1]s) >> 5))", a) }
+
+// directKernel is the kernel vkg_direct(in, psd, w, tw, first, count, per): transforms
+// first .. first+count-1 of the samples in, per transforms per work-group (a multiple of
+// directGroup's ty), |X|² added into psd (n bins in frequency order), in the passes of
+// radices.
+func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
+	n := s.n
+	t, ty := directGroup(n, radices)
+	shared, lid, group, barrier, ldg := directWords(b)
+	words := n + n/32 // one transform's values, padded
+	g := &dftGen{indent: "\t\t"}
+	var body strings.Builder
+	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
+	unsigned int vkg_t = %[3]s %% %[4]du, vkg_y = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
+	vkg_u64 vkg_j0 = (vkg_u64)%[6]s * per, vkg_it;
+`, shared, ty*words, lid, t, words, group)
+	perThread := n / t
+	for i := range perThread {
+		fmt.Fprintf(&body, "\tfloat vkg_p%d = 0.0f;\n", i)
+	}
+	fmt.Fprintf(&body, `	for (vkg_it = 0; vkg_it < per; vkg_it += %[1]du) {
+		vkg_u64 vkg_j = vkg_j0 + vkg_it + vkg_y;
+		int vkg_live = vkg_it + vkg_y < per && vkg_j < count;
+		vkg_u64 vkg_base = (first + vkg_j) * %[2]du;
+`, ty, n)
+	ns := 1 // Stockham's span: the product of the radices before this pass
+	for p, r := range radices {
+		last := p == len(radices)-1
+		butterflies := n / r / t // per work-item
+		vals := make([][]cval, butterflies)
+		for bf := range butterflies {
+			j := fmt.Sprintf("(vkg_t + %du)", bf*t) // the butterfly
+			v := make([]cval, r)
+			for i := range r {
+				if p == 0 {
+					name := fmt.Sprintf("vkg_x%d", bf*r+i)
+					fmt.Fprintf(&g.sb, "\t\tfloat2 %s = vkg_live ? vkg_load(in, vkg_base + %s + %du, w) : VKG_F2(0.0f, 0.0f);\n",
+						name, j, i*(n/r))
+					v[i] = cval{name + ".x", name + ".y"}
+					continue
+				}
+				at := directPad(fmt.Sprintf("%s + %du", j, i*(n/r)))
+				v[i] = g.def("vkg_sre[vkg_s + "+at+"]", "vkg_sim[vkg_s + "+at+"]")
+			}
+			if ns > 1 { // v[i] *= exp(-2πi (j mod ns)·i / (ns·r)), from the powers of two of the table
+				e := fmt.Sprintf("(%s %% %du) * %du", j, ns, n/(ns*r))
+				pow := make([]cval, r)
+				for i := 1; i < r; i++ {
+					if i&(i-1) == 0 {
+						name := fmt.Sprintf("vkg_w%d_%d_%d", p, bf, i)
+						fmt.Fprintf(&g.sb, "\t\tfloat2 %s = %s(&tw[(%s * %du) & %du]);\n", name, ldg, e, i, n-1)
+						pow[i] = cval{name + ".x", name + ".y"}
+						continue
+					}
+					lo := i & -i
+					a, c := pow[i-lo], pow[lo]
+					pow[i] = g.def(a.re+" * "+c.re+" - "+a.im+" * "+c.im, a.re+" * "+c.im+" + "+a.im+" * "+c.re)
+				}
+				for i := 1; i < r; i++ {
+					a, c := v[i], pow[i]
+					v[i] = g.def(a.re+" * "+c.re+" - "+a.im+" * "+c.im, a.re+" * "+c.im+" + "+a.im+" * "+c.re)
+				}
+			}
+			vals[bf] = g.dft(v)
+		}
+		body.WriteString(g.sb.String())
+		g.sb.Reset()
+		if p > 0 { // every value of the pass is read before any is overwritten
+			fmt.Fprintf(&body, "\t\t%s;\n", barrier)
+		}
+		for bf, out := range vals {
+			j := fmt.Sprintf("(vkg_t + %du)", bf*t)
+			for i, v := range out {
+				if last { // bin j + i·ns
+					fmt.Fprintf(&body, "\t\tvkg_p%d += vkg_live ? %s * %s + %s * %s : 0.0f;\n", bf*r+i, v.re, v.re, v.im, v.im)
+					continue
+				}
+				at := directPad(fmt.Sprintf("(%[1]s / %[2]du) * %[3]du + %[1]s %% %[2]du + %[4]du", j, ns, ns*r, i*ns))
+				fmt.Fprintf(&body, "\t\tvkg_sre[vkg_s + %[1]s] = %[2]s; vkg_sim[vkg_s + %[1]s] = %[3]s;\n", at, v.re, v.im)
+			}
+		}
+		if !last {
+			fmt.Fprintf(&body, "\t\t%s;\n", barrier)
+		}
+		ns *= r
+	}
+	body.WriteString("\t}\n")
+	last := radices[len(radices)-1]
+	for bf := range n / last / t {
+		for i := range last {
+			fmt.Fprintf(&body, "\tVKG_ATOMIC_ADD(psd, vkg_t + %du, vkg_p%d);\n", bf*t+i*(n/last), bf*last+i)
+		}
+	}
+	return kernelDef{name: "vkg_direct", params: []kernelParam{
+		{name: "in", elem: s.format.load(b).elem, readOnly: true},
+		{name: "psd", elem: "float"},
+		{name: "w", elem: "float", readOnly: true, unused: !s.window},
+		{name: "tw", elem: "float2", readOnly: true},
+		{name: "first"}, {name: "count"}, {name: "per"},
+	}, body: body.String()}
+}
+
+// buildDirect makes the direct path: its kernel in one module with the companion kernels
+// (the zero kernel clears the bins) and its twiddles; no VkFFT plan and no chunk buffer.
+func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.SpectroFields) error {
+	b := compiledBackend
+	var sb strings.Builder
+	sb.WriteString(dialect(b))
+	sb.WriteString(loadFunc(b, spec))
+	radices := directRadices(spec.n)
+	for _, k := range append(companionKernels(b, spec), directKernel(b, spec, radices)) {
+		sb.WriteString(k.cSource())
+	}
+	var err error
+	ks := kernelsFor(&sp.dev.info)
+	if sp.module, err = ks.module(h, sb.String()); err != nil {
+		return err
+	}
+	if f.Zero, err = engine.ModuleKernel(sp.module, "vkg_zero"); err != nil {
+		return err
+	}
+	if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct"); err != nil {
+		return err
+	}
+	tw := directTwiddles(spec.n)
+	if f.Twiddles, err = sp.alloc(int64(len(tw)) * 4); err != nil {
+		return err
+	}
+	if err = engine.MemUpload(h, sp.st, f.Twiddles, unsafe.Pointer(&tw[0]), int64(len(tw))*4); err != nil {
+		return err
+	}
+	t, ty := directGroup(spec.n, radices)
+	f.DirectTransforms, f.DirectGroups, f.DirectLocal = ty, directGroups, t*ty
+	sp.fusion = FusionDirect
+	return sp.finish(h, f)
+}

@@ -1,0 +1,104 @@
+package vkfft
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/vkfftgo/vkfftgo/internal/engine"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The direct kernel against the float64 reference at every shape its passes take (one
+// butterfly or two per work-item, work-groups of one transform or of several), every
+// complex format, window, scale and fftshift, from the host (chunk by chunk) and from
+// the device (all at once, from a transform other than the first), and batches that are
+// not a multiple of a work-group's transforms. Sizes it does not take fall back to
+// FusionAuto's path.
+func TestSpectrometerDirect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	window := func(n int) []float32 {
+		w := make([]float32, n)
+		for i := range w {
+			w[i] = float32(0.54 - 0.46*math.Cos(2*math.Pi*float64(i)/float64(n)))
+		}
+		return w
+	}
+	cases := []struct {
+		name   string
+		cfg    SpectrometerConfig
+		direct bool
+	}{
+		{"4096-int8", SpectrometerConfig{N: 4096, Batch: 6, Input: ComplexInt8, Chunk: 3}, true},
+		{"2048-float16-window", SpectrometerConfig{N: 2048, Batch: 3, Input: ComplexFloat16, Window: window(2048)}, true},
+		{"128-uint8-shift-scale", SpectrometerConfig{N: 128, Batch: 37, Input: ComplexUint8, FFTShift: true, Scale: 1e-3}, true},
+		{"32-int8-window", SpectrometerConfig{N: 32, Batch: 40, Input: ComplexInt8, Window: window(32), Chunk: 20}, true},
+		{"16-int16", SpectrometerConfig{N: 16, Batch: 9, Input: ComplexInt16}, true},
+		{"8192-falls-back", SpectrometerConfig{N: 8192, Batch: 2, Input: ComplexInt8}, false},
+		{"3000-falls-back", SpectrometerConfig{N: 3000, Batch: 2, Input: ComplexInt8}, false},
+		{"real-falls-back", SpectrometerConfig{N: 256, Batch: 2, Input: RealInt8}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.cfg.Fusion = FusionDirect
+			sp, err := NewSpectrometer(testDev, c.cfg)
+			require.NoError(t, err)
+			defer sp.Close()
+			direct := c.direct && compiledBackend != Vulkan
+			require.Equal(t, direct, sp.Fusion() == FusionDirect, "path %v", sp.Fusion())
+			numbers := sp.numbers()
+			raw, val := randomSamples(rng, c.cfg.Input, numbers)
+			require.NoError(t, accumulateRaw(sp, raw))
+
+			// from the device, one transform in: a transform of other samples leads (the
+			// offset Accumulate's C callers pass)
+			lead, _ := randomSamples(rng, c.cfg.Input, numbers/c.cfg.Batch)
+			dev, err := NewBuffer[uint8](testDev, len(lead)+len(raw))
+			require.NoError(t, err)
+			defer dev.Close()
+			require.NoError(t, dev.Upload(append(lead, raw...)))
+			require.NoError(t, engine.SpectroDevice(sp.s, sp.st, dev.b.m, 1, c.cfg.Batch))
+
+			got := make([]float32, sp.Bins())
+			require.NoError(t, sp.Read(got))
+			want := refPower(sp.cfg, val)
+			for i := range want {
+				want[i] *= 2
+			}
+			e := relErrReal(got, want)
+			t.Logf("%v: relative L2 error %.2e", sp.Fusion(), e)
+			require.Less(t, e, 1e-5)
+		})
+	}
+}
+
+func TestDirectShapes(t *testing.T) {
+	for _, c := range []struct {
+		n         int
+		radices   []int
+		t, ty     int
+		supported bool
+	}{
+		{16, []int{4, 4}, 4, 16, true},
+		{32, []int{4, 8}, 4, 16, true},
+		{2048, []int{32, 64}, 32, 2, true},
+		{4096, []int{64, 64}, 64, 1, true},
+		{8, nil, 0, 0, false},
+		{8192, nil, 0, 0, false},
+		{3072, nil, 0, 0, false},
+	} {
+		r := directRadices(c.n)
+		require.Equal(t, c.radices, r, "n %d", c.n)
+		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt8}
+		require.Equal(t, c.supported && compiledBackend != Vulkan, directSupported(compiledBackend, &cfg))
+		cfg.Input = RealInt8
+		require.False(t, directSupported(compiledBackend, &cfg), "real input")
+		if r != nil {
+			tt, ty := directGroup(c.n, r)
+			require.Equal(t, [2]int{c.t, c.ty}, [2]int{tt, ty}, "n %d", c.n)
+			require.Equal(t, c.n, tt*slices.Max(r), "n %d: every work-item holds the largest radix", c.n)
+		}
+	}
+}
