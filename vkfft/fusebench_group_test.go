@@ -34,7 +34,7 @@ func benchGroups(t *testing.T, n, b, iters int, buf *Buffer[int8], samples []int
 	t0 := time.Now()
 	ref := refPowerParallel(n, b, samples)
 	fmt.Printf("group %d %d: float64 reference in %.1f s\n", n, b, time.Since(t0).Seconds())
-	cfg := SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8}
+	cfg := SpectrometerConfig{N: n, Batch: b, Input: ComplexInt8, Fusion: FusionAtomic} // the path group sums shape
 	total := float64(n) * float64(b)
 	errOf := func(sp *Spectrometer) float64 {
 		psd := make([]float32, sp.Bins())

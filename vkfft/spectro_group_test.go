@@ -150,7 +150,7 @@ func rng0() *rand.Rand { return rand.New(rand.NewPCG(5, 6)) }
 // groupsHere says whether spectrometers on the test device take group sums at all: the
 // fused atomic path (not on a Vulkan device without float atomics).
 func groupsHere() bool {
-	cfg := SpectrometerConfig{N: 256, Batch: 1, Input: ComplexInt8}
+	cfg := SpectrometerConfig{N: 256, Batch: 1, Input: ComplexInt8, Fusion: FusionAtomic}
 	return groupsApply(testDev, &cfg)
 }
 
@@ -179,7 +179,7 @@ func TestSpectrometerGroupTuning(t *testing.T) {
 		return 1
 	}
 	cfg := SpectrometerConfig{N: 256, Batch: 16, Chunk: 8, Input: ComplexInt8, GroupSum: GroupSumShared,
-		GroupTransforms: 9} // ignored: the tuning measures every candidate
+		GroupTransforms: 9, Fusion: FusionAtomic} // the sum and transforms are ignored: the tuning measures every candidate
 	g, err := TuneSpectrometer(testDev, cfg)
 	require.NoError(t, err)
 	require.Equal(t, TunedMeasured, g.Source)

@@ -43,15 +43,19 @@ var (
 // the choice to GroupSumAuto, and returns it with every candidate's time. It compiles
 // one plan per candidate (seconds; VKFFTGO_TUNE_BUDGET bounds the candidates started)
 // and times calls of whole chunks of samples in device memory. cfg's own GroupSum,
-// GroupTransforms and Tune are ignored; a configuration the fused atomic path does not
-// serve (real input, a Vulkan device without float atomics, another Fusion) is
-// ErrUnsupported.
+// GroupTransforms and Tune are ignored, and FusionAuto stands for FusionAtomic (whose
+// store the group sums shape, where FusionAuto may take the direct kernel); a
+// configuration the fused atomic path does not serve (real input, a Vulkan device without
+// float atomics, another Fusion) is ErrUnsupported.
 func TuneSpectrometer(d *Device, cfg SpectrometerConfig) (GroupTuning, error) {
 	const op = "tune spectrometer"
 	if d == nil {
 		return GroupTuning{}, opError(op, fmt.Errorf("%w: nil device", ErrInvalidArgument))
 	}
 	cfg.GroupSum, cfg.GroupTransforms, cfg.Tune = GroupSumAuto, 0, TuneOff
+	if cfg.Fusion == FusionAuto {
+		cfg.Fusion = FusionAtomic
+	}
 	cfg, err := validateSpectrometer(cfg)
 	if err != nil {
 		return GroupTuning{}, opError(op, err)

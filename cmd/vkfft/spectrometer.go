@@ -27,7 +27,7 @@ func runSpectrometer(args []string) error {
 	calls := fs.Int("calls", 20, "calls to time")
 	formats, names := sampleFormats()
 	format := fs.String("format", "complex-int8", "sample format: "+strings.Join(names, ", "))
-	fusion := fs.String("fusion", "auto", "auto, companion, load, power or atomic")
+	fusion := fs.String("fusion", "auto", "auto, companion, load, power, atomic or direct")
 	chunk := fs.Int("chunk", 0, "FFTs per device chunk (0: automatic)")
 	groupSum := fs.String("group-sum", "auto", "where the atomic path sums |X|² per work-group: auto, off, registers or shared")
 	groupK := fs.Int("group-transforms", 0, "transforms per work-group of the group sum (0: automatic)")
