@@ -30,6 +30,9 @@ func (g *dftGen) def(re, im string) cval {
 
 func (g *dftGen) add(a, b cval) cval { return g.def(a.re+" + "+b.re, a.im+" + "+b.im) }
 func (g *dftGen) sub(a, b cval) cval { return g.def(a.re+" - "+b.re, a.im+" - "+b.im) }
+func (g *dftGen) mul(a, b cval) cval {
+	return g.def(a.re+" * "+b.re+" - "+a.im+" * "+b.im, a.re+" * "+b.im+" + "+a.im+" * "+b.re)
+}
 
 // twiddle returns a times exp(-2πi e/r), the forward transform's root: the quarter turns
 // exactly, the rest with literals of float precision.
@@ -46,8 +49,7 @@ func (g *dftGen) twiddle(a cval, e, r int) cval {
 		return cval{"(-" + a.im + ")", a.re}
 	}
 	angle := -2 * math.Pi * float64(e) / float64(r)
-	c, s := floatLit(math.Cos(angle)), floatLit(math.Sin(angle))
-	return g.def(fmt.Sprintf("%s * %s - %s * %s", a.re, c, a.im, s), fmt.Sprintf("%s * %s + %s * %s", a.re, s, a.im, c))
+	return g.mul(a, cval{floatLit(math.Cos(angle)), floatLit(math.Sin(angle))})
 }
 
 // dft returns the forward DFT of x (X[k] = Σ x[j]·exp(-2πi jk/len(x))) in natural order;

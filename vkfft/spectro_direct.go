@@ -131,23 +131,11 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 				at := directPad(fmt.Sprintf("%s + %du", j, i*(n/r)))
 				v[i] = g.def("vkg_sre[vkg_s + "+at+"]", "vkg_sim[vkg_s + "+at+"]")
 			}
-			if ns > 1 { // v[i] *= exp(-2πi (j mod ns)·i / (ns·r)), from the powers of two of the table
+			if ns > 1 { // v[i] *= exp(-2πi (j mod ns)·i / (ns·r))
 				e := fmt.Sprintf("(%s %% %du) * %du", j, ns, n/(ns*r))
-				pow := make([]cval, r)
+				pow := directPowers(g, fmt.Sprintf("vkg_w%d_%d_", p, bf), ldg, e, r, n)
 				for i := 1; i < r; i++ {
-					if i&(i-1) == 0 {
-						name := fmt.Sprintf("vkg_w%d_%d_%d", p, bf, i)
-						fmt.Fprintf(&g.sb, "\t\tfloat2 %s = %s(&tw[(%s * %du) & %du]);\n", name, ldg, e, i, n-1)
-						pow[i] = cval{name + ".x", name + ".y"}
-						continue
-					}
-					lo := i & -i
-					a, c := pow[i-lo], pow[lo]
-					pow[i] = g.def(a.re+" * "+c.re+" - "+a.im+" * "+c.im, a.re+" * "+c.im+" + "+a.im+" * "+c.re)
-				}
-				for i := 1; i < r; i++ {
-					a, c := v[i], pow[i]
-					v[i] = g.def(a.re+" * "+c.re+" - "+a.im+" * "+c.im, a.re+" * "+c.im+" + "+a.im+" * "+c.re)
+					v[i] = g.mul(v[i], pow[i])
 				}
 			}
 			vals[bf] = g.dft(v)
@@ -187,6 +175,23 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 		{name: "tw", elem: "float2", readOnly: true},
 		{name: "first"}, {name: "count"}, {name: "per"},
 	}, body: body.String()}
+}
+
+// directPowers returns exp(-2πi e·i/n) for i < r as values of g: the powers of two read
+// from the table tw (ldg the load's word), the rest products of at most log2(r) of them,
+// which keeps their error within a few units of float precision.
+func directPowers(g *dftGen, name, ldg, e string, r, n int) []cval {
+	pow := make([]cval, r)
+	for i := 1; i < r; i++ {
+		if i&(i-1) == 0 {
+			fmt.Fprintf(&g.sb, "\t\tfloat2 %s%d = %s(&tw[(%s * %du) & %du]);\n", name, i, ldg, e, i, n-1)
+			pow[i] = cval{fmt.Sprintf("%s%d.x", name, i), fmt.Sprintf("%s%d.y", name, i)}
+			continue
+		}
+		lo := i & -i
+		pow[i] = g.mul(pow[i-lo], pow[lo])
+	}
+	return pow
 }
 
 // buildDirect makes the direct path: its kernel in one module with the companion kernels
