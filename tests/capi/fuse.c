@@ -222,6 +222,36 @@ static void test_spectrometer_group(vkfftgo_device *dev, const vkfftgo_spectrome
 	printf("   spectrometer group sum (registers x3) matches; a first-version descriptor is taken\n");
 }
 
+/* The direct kernel (no VkFFT plan) gives the same bins from host and device samples on
+ * CUDA and OpenCL; on Vulkan FUSION_DIRECT takes AUTO's path. */
+static void test_spectrometer_direct(vkfftgo_device *dev, const vkfftgo_spectrometer_desc *base, const int8_t *s,
+				     size_t bytes, vkfftgo_buffer *buf, const double *want)
+{
+	enum { NFFT = 256 };
+	float psd[NFFT];
+	int fusion = -1, direct = strcmp(vkfftgo_backend_name(), "vulkan") != 0;
+	vkfftgo_spectrometer_desc d = *base;
+	vkfftgo_spectrometer *sp;
+	d.fusion = VKFFTGO_FUSION_DIRECT;
+	CHECK(vkfftgo_spectrometer_create(dev, &d, &sp));
+	CHECK(vkfftgo_spectrometer_fusion(sp, &fusion));
+	if ((fusion == VKFFTGO_FUSION_DIRECT) != direct) {
+		fprintf(stderr, "spectrometer direct on %s: fusion %d\n", vkfftgo_backend_name(), fusion);
+		exit(1);
+	}
+	CHECK(vkfftgo_spectrometer_accumulate(sp, s, bytes));
+	CHECK(vkfftgo_spectrometer_accumulate_buffer(sp, buf));
+	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
+	if (rel_err_f(psd, want, NFFT) > 1e-5) {
+		fprintf(stderr, "spectrometer direct: relative error %g\n", rel_err_f(psd, want, NFFT));
+		exit(1);
+	}
+	CHECK(vkfftgo_spectrometer_destroy(sp));
+	d.fusion = VKFFTGO_FUSION_DIRECT + 1;
+	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "fusion");
+	printf("   spectrometer direct kernel (fusion %d) matches\n", fusion);
+}
+
 static void test_spectrometer(vkfftgo_device *dev)
 {
 	enum { NFFT = 256, BATCH = 4 };
@@ -282,6 +312,7 @@ static void test_spectrometer(vkfftgo_device *dev)
 			exit(1);
 		}
 	test_spectrometer_group(dev, &d, s, sizeof s, buf, want);
+	test_spectrometer_direct(dev, &d, s, sizeof s, buf, want);
 	EXPECT_FAIL(vkfftgo_spectrometer_accumulate(sp, s, sizeof s - 1), VKFFTGO_ERROR_WRONG_SIZE, "samples|bytes");
 	EXPECT_FAIL(vkfftgo_spectrometer_read(sp, psd, NFFT - 1), VKFFTGO_ERROR_WRONG_SIZE, "bins");
 	EXPECT_FAIL(vkfftgo_spectrometer_accumulate(sp, NULL, sizeof s), VKFFTGO_ERROR_NULL_POINTER, "samples");
