@@ -66,8 +66,9 @@ int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t
 		return rc;
 	if (s->path == VKG_SP_DIRECT) /* no chunk buffer: the whole batch at once */
 		rc = run_direct(s, samples, first, nffts, st);
-	for (f = 0; s->path != VKG_SP_DIRECT && f < nffts && rc == VKG_OK; f += s->chunk)
-		rc = run_chunk(s, samples, first + f, st);
+	else
+		for (f = 0; f < nffts && rc == VKG_OK; f += s->chunk)
+			rc = run_chunk(s, samples, first + f, st);
 	vkg_ctx_leave(s->dev);
 	return rc;
 }
