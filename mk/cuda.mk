@@ -75,7 +75,7 @@ cuda-kernel-check: setup cuda-sdk ## compile every sample format's CUDA kernel t
 	  dpkg-deb -x $$d $(NVRTC_DIR)/root || exit 1; done
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror $(SDK_CFLAGS) tests/nvrtc/check.c -ldl -o $(NVRTC_DIR)/check
 	VKFFTGO_REWRITE_OUT=$(abspath $(NVRTC_DIR)/src) $(GO) test -count=1 ./vkfft/ \
-	  -run '^(TestStageKernelsBuildForEveryFormat|TestFuseRewriteVkFFTKernels|TestFuseGroupRewriteVkFFTKernels)$$'
+	  -run '^(TestStageKernelsBuildForEveryFormat|TestFuseRewriteVkFFTKernels|TestFuseGroupRewriteVkFFTKernels|TestDirectShapes)$$'
 	LD_LIBRARY_PATH=$(abspath $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu) \
 	  $(NVRTC_DIR)/check $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu/libnvrtc.so.12 sm_90 $(NVRTC_DIR)/src/*.cu
 

@@ -194,20 +194,24 @@ func directPowers(g *dftGen, name, ldg, e string, r, n int) []cval {
 	return pow
 }
 
-// buildDirect makes the direct path: its kernel in one module with the companion kernels
-// (the zero kernel clears the bins) and its twiddles; no VkFFT plan and no chunk buffer.
-func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.SpectroFields) error {
-	b := compiledBackend
+// directModuleSource is the module of the direct path on backend b: the direct kernel
+// of its default passes beside the companion kernels (the zero kernel clears the bins).
+func directModuleSource(b Backend, spec loadSpec) string {
 	var sb strings.Builder
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, spec))
-	radices := directRadices(spec.n)
-	for _, k := range append(companionKernels(b, spec), directKernel(b, spec, radices)) {
+	for _, k := range append(companionKernels(b, spec), directKernel(b, spec, directRadices(spec.n))) {
 		sb.WriteString(k.cSource())
 	}
+	return sb.String()
+}
+
+// buildDirect makes the direct path: its kernel in one module with the companion kernels
+// (the zero kernel clears the bins) and its twiddles; no VkFFT plan and no chunk buffer.
+func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.SpectroFields) error {
 	var err error
 	ks := kernelsFor(&sp.dev.info)
-	if sp.module, err = ks.module(h, sb.String()); err != nil {
+	if sp.module, err = ks.module(h, directModuleSource(compiledBackend, spec)); err != nil {
 		return err
 	}
 	if f.Zero, err = engine.ModuleKernel(sp.module, "vkg_zero"); err != nil {
@@ -223,7 +227,7 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 	if err = engine.MemUpload(h, sp.st, f.Twiddles, unsafe.Pointer(&tw[0]), int64(len(tw))*4); err != nil {
 		return err
 	}
-	t, ty := directGroup(spec.n, radices)
+	t, ty := directGroup(spec.n, directRadices(spec.n))
 	f.DirectTransforms, f.DirectGroups, f.DirectLocal = ty, directGroups, t*ty
 	sp.fusion = FusionDirect
 	return sp.finish(h, f)

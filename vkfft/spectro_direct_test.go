@@ -1,8 +1,10 @@
 package vkfft
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
@@ -73,6 +75,9 @@ func TestSpectrometerDirect(t *testing.T) {
 	}
 }
 
+// The direct kernel's passes and work-groups for the sizes it takes, and none for the
+// others; with VKFFTGO_REWRITE_OUT set its CUDA modules (every complex format, with and
+// without a window) are written there for NVRTC (make cuda-kernel-check).
 func TestDirectShapes(t *testing.T) {
 	for _, c := range []struct {
 		n         int
@@ -98,6 +103,18 @@ func TestDirectShapes(t *testing.T) {
 			tt, ty := directGroup(c.n, r)
 			require.Equal(t, [2]int{c.t, c.ty}, [2]int{tt, ty}, "n %d", c.n)
 			require.Equal(t, c.n, tt*slices.Max(r), "n %d: every work-item holds the largest radix", c.n)
+		}
+	}
+	if dir := os.Getenv("VKFFTGO_REWRITE_OUT"); dir != "" {
+		for _, f := range sampleFormatList() {
+			if !f.Complex() {
+				continue
+			}
+			for i, n := range []int{4096, 2048, 16} {
+				spec := loadSpec{format: f, n: n, scale: 3, window: i == 1}
+				name := fmt.Sprintf("%s/direct-%d-%d.cu", dir, f, n)
+				require.NoError(t, os.WriteFile(name, []byte(directModuleSource(CUDA, spec)), 0o644))
+			}
 		}
 	}
 }
