@@ -152,9 +152,10 @@ func TestSpectrometerAccuracy(t *testing.T) {
 }
 
 // fusionOnThisBackend is the path a spectrometer of cfg, asking for a fused path, takes
-// on d: the one asked for, but the power store where d adds no floats atomically (a
-// Vulkan device without VK_EXT_shader_atomic_float), and the companion kernels where
-// fused stages are unavailable (a batch beyond one Vulkan binding).
+// on d: the one asked for, but the direct kernel where FusionAuto takes it (CUDA), the
+// power store where d adds no floats atomically (a Vulkan device without
+// VK_EXT_shader_atomic_float), and the companion kernels where fused stages are
+// unavailable (a batch beyond one Vulkan binding).
 func fusionOnThisBackend(d *Device, cfg SpectrometerConfig) Fusion {
 	if (cfg.Fusion == FusionDirect && directSupported(compiledBackend, &cfg)) ||
 		(cfg.Fusion == FusionAuto && directByDefault(compiledBackend, &cfg)) {
