@@ -4,7 +4,6 @@ package vkfft
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"regexp"
@@ -27,13 +26,6 @@ import (
 // last: both are covered.
 func TestVulkanFusedSpectrometer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
-	hann := func(n int) []float32 {
-		w := make([]float32, n)
-		for i := range w {
-			w[i] = float32(0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(n)))
-		}
-		return w
-	}
 	type tc struct {
 		n      int
 		format SampleFormat
