@@ -25,7 +25,8 @@ import (
 //
 // VKFFTGO_FUSE_SIZES (N x B list), VKFFTGO_FUSE_CHUNKS (MiB of complex data per chunk; 0 =
 // the whole batch), VKFFTGO_FUSE_FUSIONS ("none": no sweep) and VKFFTGO_FUSE_TUNINGS
-// (c:a:r triples, with :on or :off for the twiddle source) narrow it; VKFFTGO_FUSE_GROUP=off and VKFFTGO_FUSE_HOST=off leave out the
+// (c:a:r triples, with :on or :off for the twiddle source) narrow it;
+// VKFFTGO_FUSE_SPLIT_GROUPS sets the split direct kernels' row work-groups a launch; VKFFTGO_FUSE_GROUP=off and VKFFTGO_FUSE_HOST=off leave out the
 // group sums and the host samples, VKFFTGO_FUSE_CONV=off the convolution.
 //
 // Each row is timed over at least iters calls and VKFFTGO_FUSE_MIN_MS (default 300)
@@ -37,6 +38,8 @@ func TestFuseBench(t *testing.T) {
 		t.Skip("a GPU benchmark: set VKFFTGO_FUSE_BENCH=1 (tests/gpu/steps/fuse.sh)")
 	}
 	iters := envInt("VKFFTGO_FUSE_ITERS", 20)
+	splitRowGroups = envInt("VKFFTGO_FUSE_SPLIT_GROUPS", splitRowGroups)
+	t.Logf("split kernels: %d row work-groups a launch", splitRowGroups)
 	sizes := envList("VKFFTGO_FUSE_SIZES", "65536x4096,1048576x256,4096x65536")
 	sw := sweep{
 		chunks:  envList("VKFFTGO_FUSE_CHUNKS", "auto,32,256,whole"),

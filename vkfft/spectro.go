@@ -34,8 +34,9 @@ const (
 	FusionAtomic
 	// FusionDirect runs no VkFFT plan: one kernel of the package's own reads the
 	// samples, transforms each in registers and sums |X|² per work-group before adding
-	// it to the bins. For complex samples and power-of-two N from 16 to 4096 on CUDA and
-	// OpenCL; elsewhere it takes FusionAuto's path.
+	// it to the bins; beyond 4096 points two (columns, then rows through a chunk of
+	// intermediate spectra). For complex samples and power-of-two N from 16 to 2^22 on
+	// CUDA and OpenCL; elsewhere it takes FusionAuto's path.
 	FusionDirect
 )
 

@@ -38,17 +38,20 @@ func directRadices(n int) []int {
 	return []int{1 << (m / 2), 1 << (m - m/2)}
 }
 
-// directSupported reports whether the direct kernel can run a spectrometer of cfg on
-// backend b: complex samples, a power-of-two N within range, CUDA or OpenCL.
+// directSupported reports whether the direct kernel (or the split kernels beyond it)
+// can run a spectrometer of cfg on backend b: complex samples, a power-of-two N within
+// range, CUDA or OpenCL.
 func directSupported(b Backend, cfg *SpectrometerConfig) bool {
-	return directRadices(cfg.N) != nil && b != Vulkan && cfg.Input.Complex()
+	_, _, split := directSplit(cfg.N)
+	return (directRadices(cfg.N) != nil || split) && b != Vulkan && cfg.Input.Complex()
 }
 
 // directByDefault says whether FusionAuto takes the direct kernel for cfg: where it runs
 // on CUDA, the backend it was measured faster on (tests/gpu/RESULTS-fuse.md), unless a
 // group sum was asked for (which shapes FusionAtomic's store).
 func directByDefault(b Backend, cfg *SpectrometerConfig) bool {
-	return b == CUDA && directSupported(b, cfg) && cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
+	return b == CUDA && directRadices(cfg.N) != nil && directSupported(b, cfg) &&
+		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
 }
 
 // directGroup is the direct kernel's work-group for radices: t work-items per
@@ -97,14 +100,12 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 	t, ty := directGroup(n, radices)
 	shared, lid, group, barrier, ldg := directWords(b)
 	words := n + n/32 // one transform's values, padded
-	g := &dftGen{indent: "\t\t"}
 	var body strings.Builder
 	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
 	unsigned int vkg_t = %[3]s %% %[4]du, vkg_y = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
 	vkg_u64 vkg_j0 = (vkg_u64)%[6]s * per, vkg_it;
 `, shared, ty*words, lid, t, words, group)
-	perThread := n / t
-	for i := range perThread {
+	for i := range n / t {
 		fmt.Fprintf(&body, "\tfloat vkg_p%d = 0.0f;\n", i)
 	}
 	fmt.Fprintf(&body, `	for (vkg_it = 0; vkg_it < per; vkg_it += %[1]du) {
@@ -112,62 +113,18 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 		int vkg_live = vkg_it + vkg_y < per && vkg_j < count;
 		vkg_u64 vkg_base = (first + vkg_j) * %[2]du;
 `, ty, n)
-	ns := 1 // Stockham's span: the product of the radices before this pass
-	for p, r := range radices {
-		last := p == len(radices)-1
-		butterflies := n / r / t // per work-item
-		vals := make([][]cval, butterflies)
-		for bf := range butterflies {
-			j := fmt.Sprintf("(vkg_t + %du)", bf*t) // the butterfly
-			v := make([]cval, r)
-			for i := range r {
-				if p == 0 {
-					name := fmt.Sprintf("vkg_x%d", bf*r+i)
-					fmt.Fprintf(&g.sb, "\t\tfloat2 %s = vkg_live ? vkg_load(in, vkg_base + %s + %du, w) : VKG_F2(0.0f, 0.0f);\n",
-						name, j, i*(n/r))
-					v[i] = cval{name + ".x", name + ".y"}
-					continue
-				}
-				at := directPad(fmt.Sprintf("%s + %du", j, i*(n/r)))
-				v[i] = g.def("vkg_sre[vkg_s + "+at+"]", "vkg_sim[vkg_s + "+at+"]")
-			}
-			if ns > 1 { // v[i] *= exp(-2πi (j mod ns)·i / (ns·r))
-				e := fmt.Sprintf("(%s %% %du) * %du", j, ns, n/(ns*r))
-				pow := directPowers(g, fmt.Sprintf("vkg_w%d_%d_", p, bf), ldg, e, r, n)
-				for i := 1; i < r; i++ {
-					v[i] = g.mul(v[i], pow[i])
-				}
-			}
-			vals[bf] = g.dft(v)
-		}
-		body.WriteString(g.sb.String())
-		g.sb.Reset()
-		if p > 0 { // every value of the pass is read before any is overwritten
-			fmt.Fprintf(&body, "\t\t%s;\n", barrier)
-		}
-		for bf, out := range vals {
-			j := fmt.Sprintf("(vkg_t + %du)", bf*t)
-			for i, v := range out {
-				if last { // bin j + i·ns
-					fmt.Fprintf(&body, "\t\tvkg_p%d += vkg_live ? %s * %s + %s * %s : 0.0f;\n", bf*r+i, v.re, v.re, v.im, v.im)
-					continue
-				}
-				at := directPad(fmt.Sprintf("(%[1]s / %[2]du) * %[3]du + %[1]s %% %[2]du + %[4]du", j, ns, ns*r, i*ns))
-				fmt.Fprintf(&body, "\t\tvkg_sre[vkg_s + %[1]s] = %[2]s; vkg_sim[vkg_s + %[1]s] = %[3]s;\n", at, v.re, v.im)
-			}
-		}
-		if !last {
-			fmt.Fprintf(&body, "\t\t%s;\n", barrier)
-		}
-		ns *= r
-	}
+	fft := directFFT{n: n, t: t, radices: radices, table: n, ldg: ldg, barrier: barrier,
+		load: func(elem string) string {
+			return fmt.Sprintf("vkg_live ? vkg_load(in, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
+		},
+		result: func(g *dftGen, slot int, _ string, v cval) {
+			fmt.Fprintf(&g.sb, "\t\tvkg_p%d += vkg_live ? %s * %s + %s * %s : 0.0f;\n", slot, v.re, v.re, v.im, v.im)
+		}}
+	fft.write(&body)
 	body.WriteString("\t}\n")
-	last := radices[len(radices)-1]
-	for bf := range n / last / t {
-		for i := range last {
-			fmt.Fprintf(&body, "\tVKG_ATOMIC_ADD(psd, vkg_t + %du, vkg_p%d);\n", bf*t+i*(n/last), bf*last+i)
-		}
-	}
+	fft.eachBin(func(slot int, bin string) {
+		fmt.Fprintf(&body, "\tVKG_ATOMIC_ADD(psd, %s, vkg_p%d);\n", bin, slot)
+	})
 	return kernelDef{name: "vkg_direct", params: []kernelParam{
 		{name: "in", elem: s.format.load(b).elem, readOnly: true},
 		{name: "psd", elem: "float"},
@@ -177,14 +134,103 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 	}, body: body.String()}
 }
 
-// directPowers returns exp(-2πi e·i/n) for i < r as values of g: the powers of two read
-// from the table tw (ldg the load's word), the rest products of at most log2(r) of them,
-// which keeps their error within a few units of float precision.
-func directPowers(g *dftGen, name, ldg, e string, r, n int) []cval {
+// directFFT writes one FFT of n points per transform of a work-group as Stockham passes
+// of radices: t work-items per transform, vkg_t the work-item's index among them,
+// vkg_sre/vkg_sim + vkg_s its transform's padded values in shared memory, the twiddles
+// read from tw, a table of exp(-2πi e/table) (table a multiple of n).
+type directFFT struct {
+	n, t    int
+	radices []int
+	table   int
+	ldg     string // the word that loads a read-only value (directWords)
+	barrier string
+	// load is the float2 expression of element elem (an expression) of the work-item's
+	// transform
+	load func(elem string) string
+	// result writes into g what the last pass does with value v of bin (an expression),
+	// the work-item's slot-th value
+	result func(g *dftGen, slot int, bin string, v cval)
+}
+
+// bin is the expression of the bin the last pass leaves in the work-item's slot-th value:
+// butterfly bf's output i is bin j + i·ns, j = vkg_t + bf·t.
+func (f directFFT) bin(slot int) string {
+	last := f.radices[len(f.radices)-1]
+	bf, i := slot/last, slot%last
+	return fmt.Sprintf("vkg_t + %du", bf*f.t+i*(f.n/last))
+}
+
+// eachBin calls do for every slot of the work-item and its bin.
+func (f directFFT) eachBin(do func(slot int, bin string)) {
+	for slot := range f.n / f.t {
+		do(slot, f.bin(slot))
+	}
+}
+
+// write writes the passes into body.
+func (f directFFT) write(body *strings.Builder) {
+	n, t := f.n, f.t
+	g := &dftGen{indent: "\t\t"}
+	ns := 1 // Stockham's span: the product of the radices before this pass
+	for p, r := range f.radices {
+		last := p == len(f.radices)-1
+		butterflies := n / r / t // per work-item
+		vals := make([][]cval, butterflies)
+		for bf := range butterflies {
+			j := fmt.Sprintf("(vkg_t + %du)", bf*t) // the butterfly
+			v := make([]cval, r)
+			for i := range r {
+				if p == 0 {
+					name := fmt.Sprintf("vkg_x%d", bf*r+i)
+					fmt.Fprintf(&g.sb, "\t\tfloat2 %s = %s;\n", name, f.load(fmt.Sprintf("%s + %du", j, i*(n/r))))
+					v[i] = cval{name + ".x", name + ".y"}
+					continue
+				}
+				at := directPad(fmt.Sprintf("%s + %du", j, i*(n/r)))
+				v[i] = g.def("vkg_sre[vkg_s + "+at+"]", "vkg_sim[vkg_s + "+at+"]")
+			}
+			if ns > 1 { // v[i] *= exp(-2πi (j mod ns)·i / (ns·r))
+				e := fmt.Sprintf("(%s %% %du) * %du", j, ns, f.table/(ns*r))
+				pow := directPowers(g, fmt.Sprintf("vkg_w%d_%d_", p, bf), f.ldg, e, r, f.table)
+				for i := 1; i < r; i++ {
+					v[i] = g.mul(v[i], pow[i])
+				}
+			}
+			vals[bf] = g.dft(v)
+		}
+		body.WriteString(g.sb.String())
+		g.sb.Reset()
+		if p > 0 { // every value of the pass is read before any is overwritten
+			fmt.Fprintf(body, "\t\t%s;\n", f.barrier)
+		}
+		for bf, out := range vals {
+			j := fmt.Sprintf("(vkg_t + %du)", bf*t)
+			for i, v := range out {
+				if last {
+					f.result(g, bf*r+i, f.bin(bf*r+i), v)
+					continue
+				}
+				at := directPad(fmt.Sprintf("(%[1]s / %[2]du) * %[3]du + %[1]s %% %[2]du + %[4]du", j, ns, ns*r, i*ns))
+				fmt.Fprintf(body, "\t\tvkg_sre[vkg_s + %[1]s] = %[2]s; vkg_sim[vkg_s + %[1]s] = %[3]s;\n", at, v.re, v.im)
+			}
+		}
+		body.WriteString(g.sb.String())
+		g.sb.Reset()
+		if !last {
+			fmt.Fprintf(body, "\t\t%s;\n", f.barrier)
+		}
+		ns *= r
+	}
+}
+
+// directPowers returns exp(-2πi e·i/table) for i < r as values of g: the powers of two
+// read from the table tw (ldg the load's word), the rest products of at most log2(r) of
+// them, which keeps their error within a few units of float precision.
+func directPowers(g *dftGen, name, ldg, e string, r, table int) []cval {
 	pow := make([]cval, r)
 	for i := 1; i < r; i++ {
 		if i&(i-1) == 0 {
-			fmt.Fprintf(&g.sb, "\t\tfloat2 %s%d = %s(&tw[(%s * %du) & %du]);\n", name, i, ldg, e, i, n-1)
+			fmt.Fprintf(&g.sb, "\t\tfloat2 %s%d = %s(&tw[(%s * %du) & %du]);\n", name, i, ldg, e, i, table-1)
 			pow[i] = cval{fmt.Sprintf("%s%d.x", name, i), fmt.Sprintf("%s%d.y", name, i)}
 			continue
 		}
@@ -200,7 +246,13 @@ func directModuleSource(b Backend, spec loadSpec) string {
 	var sb strings.Builder
 	sb.WriteString(dialect(b))
 	sb.WriteString(loadFunc(b, spec))
-	for _, k := range append(companionKernels(b, spec), directKernel(b, spec, directRadices(spec.n))) {
+	ks := companionKernels(b, spec)
+	if _, _, split := directSplit(spec.n); split {
+		ks = append(ks, splitColumnKernel(b, spec), splitRowKernel(b, spec))
+	} else {
+		ks = append(ks, directKernel(b, spec, directRadices(spec.n)))
+	}
+	for _, k := range ks {
 		sb.WriteString(k.cSource())
 	}
 	return sb.String()
@@ -217,7 +269,19 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 	if f.Zero, err = engine.ModuleKernel(sp.module, "vkg_zero"); err != nil {
 		return err
 	}
-	if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct"); err != nil {
+	n1, n2, split := directSplit(spec.n)
+	if split {
+		if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct_rows"); err != nil {
+			return err
+		}
+		if f.Columns, err = engine.ModuleKernel(sp.module, "vkg_direct_cols"); err != nil {
+			return err
+		}
+		if f.Mid, err = sp.alloc(int64(sp.chunk) * int64(spec.n) * 8); err != nil {
+			return err
+		}
+		sp.perm = splitOrder(n1, n2)
+	} else if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct"); err != nil {
 		return err
 	}
 	tw := directTwiddles(spec.n)
@@ -227,8 +291,15 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 	if err = engine.MemUpload(h, sp.st, f.Twiddles, unsafe.Pointer(&tw[0]), int64(len(tw))*4); err != nil {
 		return err
 	}
-	t, ty := directGroup(spec.n, directRadices(spec.n))
-	f.DirectTransforms, f.DirectGroups, f.DirectLocal = ty, directGroups, t*ty
+	if split {
+		t, ty := splitRowGroup(n1, n2)
+		f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, splitRowGroups
+		t, ty = splitColumnGroup(n1)
+		f.Columns1, f.ColumnsTransforms, f.ColumnsLocal = n1, ty, t*ty
+	} else {
+		t, ty := directGroup(spec.n, directRadices(spec.n))
+		f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, directGroups
+	}
 	sp.fusion = FusionDirect
 	return sp.finish(h, f)
 }

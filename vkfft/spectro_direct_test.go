@@ -16,8 +16,8 @@ import (
 // butterfly or two per work-item, work-groups of one transform or of several), every
 // complex format, window, scale and fftshift, from the host (chunk by chunk) and from
 // the device (all at once, from a transform other than the first), and batches that are
-// not a multiple of a work-group's transforms. Sizes it does not take fall back to
-// FusionAuto's path.
+// not a multiple of a work-group's transforms; the split kernels beyond 4096 points (with
+// -full also at 2^16 and 2^20). Sizes they do not take fall back to FusionAuto's path.
 func TestSpectrometerDirect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	cases := []struct {
@@ -29,9 +29,22 @@ func TestSpectrometerDirect(t *testing.T) {
 		{"128-uint8-shift", SpectrometerConfig{N: 128, Batch: 37, Input: ComplexUint8, FFTShift: true}, true},
 		{"32-float16-window", SpectrometerConfig{N: 32, Batch: 40, Input: ComplexFloat16, Window: hann(32), Chunk: 20}, true},
 		{"16-int16-scale", SpectrometerConfig{N: 16, Batch: 9, Input: ComplexInt16, Scale: 1e-3}, true},
-		{"8192-falls-back", SpectrometerConfig{N: 8192, Batch: 2, Input: ComplexInt8}, false},
+		{"8192-float16-window-shift-split", SpectrometerConfig{N: 8192, Batch: 6, Input: ComplexFloat16,
+			Window: hann(8192), FFTShift: true, Chunk: 3}, true},
+		{"524288-int8-split-shared", SpectrometerConfig{N: 1 << 19, Batch: 2, Input: ComplexInt8, Chunk: 1}, true},
 		{"3000-falls-back", SpectrometerConfig{N: 3000, Batch: 2, Input: ComplexInt8}, false},
 		{"real-falls-back", SpectrometerConfig{N: 256, Batch: 2, Input: RealInt8}, false},
+	}
+	if *fullSweep { // the sizes of the split kernels' goals, long on a CPU
+		cases = append(cases, []struct {
+			name   string
+			cfg    SpectrometerConfig
+			direct bool
+		}{
+			{"65536-int8-split", SpectrometerConfig{N: 1 << 16, Batch: 8, Input: ComplexInt8, Chunk: 4}, true},
+			{"1048576-int8-window-split", SpectrometerConfig{N: 1 << 20, Batch: 2, Input: ComplexInt8,
+				Window: hann(1 << 20), Chunk: 1}, true},
+		}...)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -74,7 +87,6 @@ func TestDirectShapes(t *testing.T) {
 		{2048, []int{32, 64}, 32, 2, true},
 		{4096, []int{64, 64}, 64, 1, true},
 		{8, nil, 0, 0, false},
-		{8192, nil, 0, 0, false},
 		{3072, nil, 0, 0, false},
 	} {
 		r := directRadices(c.n)
@@ -89,13 +101,43 @@ func TestDirectShapes(t *testing.T) {
 			require.Equal(t, c.n, tt*slices.Max(r), "n %d: every work-item holds the largest radix", c.n)
 		}
 	}
+	for _, c := range []struct {
+		n, n1, n2      int
+		colT, colTy    int // the column kernel's work-group (t 1: one work-item a column)
+		rowT, rowTy    int
+		supported, one bool // by the split kernels, by the direct kernel
+	}{
+		{4096, 0, 0, 0, 0, 0, 0, false, true},
+		{8192, 8, 1024, 1, 64, 32, 2, true, false},
+		{1 << 16, 64, 1024, 1, 64, 32, 2, true, false},
+		{1 << 18, 64, 4096, 1, 64, 64, 1, true, false},
+		{1 << 19, 128, 4096, 8, 16, 64, 1, true, false},
+		{1 << 20, 256, 4096, 16, 16, 64, 1, true, false},
+		{1 << 22, 1024, 4096, 32, 4, 64, 1, true, false},
+		{1 << 23, 0, 0, 0, 0, 0, 0, false, false},
+		{3 << 12, 0, 0, 0, 0, 0, 0, false, false},
+	} {
+		n1, n2, ok := directSplit(c.n)
+		require.Equal(t, [3]any{c.n1, c.n2, c.supported}, [3]any{n1, n2, ok}, "n %d", c.n)
+		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt16}
+		require.Equal(t, (c.supported || c.one) && compiledBackend != Vulkan, directSupported(compiledBackend, &cfg),
+			"n %d", c.n)
+		if !ok {
+			continue
+		}
+		colT, colTy := splitColumnGroup(n1)
+		rowT, rowTy := splitRowGroup(n1, n2)
+		require.Equal(t, [4]int{c.colT, c.colTy, c.rowT, c.rowTy}, [4]int{colT, colTy, rowT, rowTy}, "n %d", c.n)
+		require.LessOrEqual(t, colTy*splitColumnWords(n1)*8, 40960, "n %d: the column kernel's shared memory", c.n)
+		require.Zero(t, n1%rowTy, "n %d: the row kernel's work-groups hold whole sets of rows", c.n)
+	}
 	if dir := os.Getenv("VKFFTGO_REWRITE_OUT"); dir != "" {
 		for _, f := range sampleFormatList() {
 			if !f.Complex() {
 				continue
 			}
-			for i, n := range []int{4096, 2048, 16} {
-				spec := loadSpec{format: f, n: n, scale: 3, window: i == 1}
+			for i, n := range []int{4096, 2048, 16, 1 << 16, 1 << 20} {
+				spec := loadSpec{format: f, n: n, scale: 3, window: i == 1 || i == 4}
 				name := fmt.Sprintf("%s/direct-%d-%d.cu", dir, f, n)
 				require.NoError(t, os.WriteFile(name, []byte(directModuleSource(CUDA, spec)), 0o644))
 			}

@@ -28,7 +28,7 @@ func TestErrorOfCodes(t *testing.T) {
 		codeInvalid: ErrInvalidArgument, codeNoDevice: ErrNoDevice, codeOutOfMemory: ErrOutOfMemory,
 		codeUnsupported: ErrUnsupported, codeBackend: ErrBackend, codeVkFFT: ErrVkFFT, codeVersion: ErrVersion,
 		codeForked: ErrForked,
-		99: ErrBackend,
+		99:         ErrBackend,
 	} {
 		require.ErrorIs(t, errorOf(code), want, "code %d", code)
 	}

@@ -178,6 +178,11 @@ type SpectroFields struct {
 	Direct                                      Kernel
 	Twiddles                                    uint64
 	DirectLocal, DirectTransforms, DirectGroups int
+	// the split direct path's column kernel (Direct its row kernel), its columns' length,
+	// work-group size and columns at once, and the chunk's intermediate spectra
+	Columns                                   Kernel
+	Columns1, ColumnsLocal, ColumnsTransforms int
+	Mid                                       uint64
 }
 
 // Whole-spectrum modes (VKG_FULL_*).

@@ -33,11 +33,32 @@ static int run_direct(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t 
 	return vkg_kernel_launch(s->dev, 0, s->direct, groups, (uint32_t)s->direct_local, 7, args, st);
 }
 
+/* count (at most a chunk) FFTs from FFT first through the split kernels: the column
+ * kernel into the intermediate spectra, then the row kernel, whose work-groups (about
+ * direct_groups) each run direct_ty rows of a share of the transforms */
+static int run_split(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t count, vkg_status *st)
+{
+	uint64_t n2 = s->n / s->split_n1, row_sets = s->split_n1 / s->direct_ty;
+	uint64_t per = (count * row_sets + s->direct_groups - 1) / s->direct_groups;
+	uint64_t groups[2] = {(count * n2 + s->columns_ty - 1) / s->columns_ty, 1};
+	vkg_arg cols[6] = {{&samples, sizeof samples},   {&s->mid, sizeof s->mid}, {&s->window, sizeof s->window},
+			   {&s->twiddles, sizeof s->twiddles}, {&first, sizeof first},   {&count, sizeof count}};
+	vkg_arg rows[5] = {{&s->mid, sizeof s->mid}, {&s->psd, sizeof s->psd}, {&s->twiddles, sizeof s->twiddles},
+			   {&count, sizeof count},   {&per, sizeof per}};
+	int rc = vkg_kernel_launch(s->dev, 0, s->columns, groups, (uint32_t)s->columns_local, 6, cols, st);
+	if (rc)
+		return rc;
+	groups[0] = row_sets * ((count + per - 1) / per);
+	return vkg_kernel_launch(s->dev, 0, s->direct, groups, (uint32_t)s->direct_local, 5, rows, st);
+}
+
 /* one chunk of FFTs whose samples start at FFT first of samples, on the device's queue */
 static int run_chunk(vkg_spectro *s, vkg_mem samples, uint64_t first, vkg_status *st)
 {
 	uint64_t count = s->chunk * s->n, off = first * s->n;
 	int rc;
+	if (s->path == VKG_SP_DIRECT && s->columns)
+		return run_split(s, samples, first, s->chunk, st);
 	if (s->path == VKG_SP_DIRECT)
 		return run_direct(s, samples, first, s->chunk, st);
 	if (s->path == VKG_SP_COMPANION) {
@@ -64,7 +85,7 @@ int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t
 	int rc = vkg_ctx_enter(s->dev, st);
 	if (rc)
 		return rc;
-	if (s->path == VKG_SP_DIRECT) /* no chunk buffer: the whole batch at once */
+	if (s->path == VKG_SP_DIRECT && !s->columns) /* no chunk buffer: the whole batch at once */
 		rc = run_direct(s, samples, first, nffts, st);
 	else
 		for (f = 0; f < nffts && rc == VKG_OK; f += s->chunk)

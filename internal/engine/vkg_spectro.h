@@ -29,6 +29,11 @@ typedef struct vkg_spectro {
 	vkg_mem twiddles;                       /* its exp(-2 pi i e / n) */
 	uint64_t direct_local, direct_ty;       /* its work-group size, transforms at once */
 	uint64_t direct_groups;                 /* work-groups a launch aims at */
+	/* the split direct path (N = split_n1 * n2): its column kernel (direct is the row
+	 * kernel), work-group size and columns at once, and a chunk's intermediate spectra */
+	vkg_kernel *columns;
+	uint64_t split_n1, columns_local, columns_ty;
+	vkg_mem mid;
 	vkg_mem cbuf, rbuf, pbuf, psd, window; /* complex chunk, real chunk, power chunk, bins, window */
 	/* host streaming: device and pinned chunk buffers per turn, the upload queue, events */
 	vkg_mem in[2];

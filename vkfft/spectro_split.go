@@ -1,0 +1,219 @@
+package vkfft
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// The split direct kernels: beyond one work-group's shared memory, N = n1·n2 points in
+// two kernels of the package's own (the four-step FFT). The column kernel transforms the
+// n2 columns of n1 samples (sample n1·n2ᵢ + c of column c), multiplies bin k1 of column
+// c by exp(-2πi c·k1/N) and stores it as element c of row k1 of the chunk's intermediate
+// spectrum; the row kernel transforms each row k1 into bins k1 + n1·k2 and sums |X|² in
+// registers over the transforms it runs, as the direct kernel does. The intermediate
+// is read once and written once (18 bytes a complex int8 sample moves against VkFFT's
+// two passes with |X|² added by every element).
+
+// directSplitMaxN is the largest N the split kernels take: their twiddle table holds N
+// values.
+const directSplitMaxN = 1 << 22
+
+// directSplit is N's columns and rows (powers of two), ok false for the sizes the split
+// kernels do not take. Up to 2^18 the columns are at most 64 points, each transformed by
+// one work-item in registers, so that a warp reads its columns' samples side by side;
+// the rows are 1024 points up to 2^16 (the direct kernel's fastest size per sample on
+// the H200), then up to 4096. Beyond, the columns are N/4096 points in shared memory.
+func directSplit(n int) (n1, n2 int, ok bool) {
+	if n <= directMaxN || n > directSplitMaxN || n&(n-1) != 0 {
+		return 0, 0, false
+	}
+	switch {
+	case n <= 1<<16:
+		n1 = n / 1024
+	case n <= 1<<18:
+		n1 = splitRegisterColumns
+	default:
+		n1 = n / directMaxN
+	}
+	return n1, n / n1, true
+}
+
+// splitRegisterColumns is the longest column one work-item transforms in registers (as
+// the direct kernel's work-items do at 4096 points); splitRegisterGroup columns a
+// work-group.
+const (
+	splitRegisterColumns = 64
+	splitRegisterGroup   = 64
+)
+
+// splitOrder is the split kernels' bin order: perm[position] = bin (Spectrometer.perm).
+func splitOrder(n1, n2 int) []int32 {
+	perm := make([]int32, n1*n2)
+	for k1 := range n1 {
+		for k2 := range n2 {
+			perm[k1*n2+k2] = int32(k1 + n1*k2)
+		}
+	}
+	return perm
+}
+
+// splitRowGroups is how many work-groups a launch of the row kernel aims at: each adds
+// its bins once, n1 apart, so fewer groups running more transforms each add less.
+var splitRowGroups = 4096
+
+// splitColumnWords is the shared memory of one column's values, padded so that the
+// columns of a work-group, whose work-items alternate between them, start in different
+// banks.
+func splitColumnWords(n1 int) int { return n1 + n1/32 + 1 }
+
+// splitColumnGroup is the column kernel's work-group: t work-items per column, ty
+// neighbouring columns at once (a power of two up to 16, their samples read side by
+// side), within 40 KiB of shared memory.
+func splitColumnGroup(n1 int) (t, ty int) {
+	if n1 <= splitRegisterColumns {
+		return 1, splitRegisterGroup
+	}
+	t = n1 / slices.Max(directRadices(n1))
+	return t, 1 << (bits.Len(uint(min(16, 40960/(8*splitColumnWords(n1))))) - 1)
+}
+
+// splitRowGroup is the row kernel's work-group: t work-items per row, ty rows.
+func splitRowGroup(n1, n2 int) (t, ty int) {
+	t, ty = directGroup(n2, directRadices(n2))
+	return t, min(ty, n1)
+}
+
+// splitColumnKernel is vkg_direct_cols(in, mid, w, tw, first, count): the columns of
+// transforms first .. first+count-1 of the samples in, into mid (count·N complex values,
+// row k1 of transform j at (j·n1 + k1)·n2). The work-items of a column are the slower
+// index, so that neighbouring work-items read and write neighbouring columns.
+func splitColumnKernel(b Backend, s loadSpec) kernelDef {
+	n1, n2, _ := directSplit(s.n)
+	if n1 <= splitRegisterColumns {
+		return splitRegisterKernel(b, s, n1, n2)
+	}
+	radices := directRadices(n1)
+	t, ty := splitColumnGroup(n1)
+	last := radices[len(radices)-1]
+	shared, lid, group, barrier, ldg := directWords(b)
+	words := splitColumnWords(n1)
+	var body strings.Builder
+	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
+	unsigned int vkg_y = %[3]s %% %[4]du, vkg_t = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
+	vkg_u64 vkg_c = (vkg_u64)%[6]s * %[4]du + vkg_y;
+	int vkg_live = vkg_c < count * %[7]du;
+	vkg_u64 vkg_jt = vkg_c / %[7]du;
+	unsigned int vkg_n2 = (unsigned int)(vkg_c %% %[7]du);
+	vkg_u64 vkg_base = (first + vkg_jt) * %[8]du + vkg_n2;
+`, shared, ty*words, lid, ty, words, group, n2, s.n)
+	var step []cval      // exp(-2πi c·ns·i/N), i < last: a bin's step within a butterfly
+	w0 := map[int]cval{} // exp(-2πi c·j/N) of butterfly j
+	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, ldg: ldg, barrier: barrier,
+		load: func(elem string) string {
+			return fmt.Sprintf("vkg_live ? vkg_load(in, vkg_base + (vkg_u64)(%s) * %du, w) : VKG_F2(0.0f, 0.0f)", elem, n2)
+		},
+		result: func(g *dftGen, slot int, bin string, v cval) {
+			bf, i := slot/last, slot%last
+			if step == nil {
+				step = directPowers(g, "vkg_cs", ldg, fmt.Sprintf("(vkg_n2 * %du)", n1/last), last, s.n)
+			}
+			w, ok := w0[bf]
+			if !ok {
+				name := fmt.Sprintf("vkg_c0_%d", bf)
+				fmt.Fprintf(&g.sb, "\t\tfloat2 %s = %s(&tw[(vkg_n2 * (vkg_t + %du)) & %du]);\n", name, ldg, bf*t, s.n-1)
+				w = cval{name + ".x", name + ".y"}
+				w0[bf] = w
+			}
+			if i > 0 {
+				w = g.mul(w, step[i])
+			}
+			v = g.mul(v, w)
+			fmt.Fprintf(&g.sb, "\t\tif (vkg_live) mid[(vkg_jt * %du + %s) * %du + vkg_n2] = VKG_F2(%s, %s);\n",
+				n1, bin, n2, v.re, v.im)
+		}}
+	body.WriteString("\t{\n")
+	fft.write(&body)
+	body.WriteString("\t}\n")
+	return columnKernelDef(b, s, body.String())
+}
+
+// splitRegisterKernel is the column kernel of columns of n1 ≤ splitRegisterColumns
+// points: one work-item per column, no shared memory.
+func splitRegisterKernel(b Backend, s loadSpec, n1, n2 int) kernelDef {
+	_, lid, group, _, ldg := directWords(b)
+	g := &dftGen{indent: "\t\t"}
+	fmt.Fprintf(&g.sb, `	vkg_u64 vkg_c = (vkg_u64)%[1]s * %[2]du + %[3]s;
+	int vkg_live = vkg_c < count * %[4]du;
+	vkg_u64 vkg_jt = vkg_c / %[4]du;
+	unsigned int vkg_n2 = (unsigned int)(vkg_c %% %[4]du);
+	vkg_u64 vkg_base = (first + vkg_jt) * %[5]du + vkg_n2;
+	if (vkg_live) {
+`, group, splitRegisterGroup, lid, n2, s.n)
+	x := make([]cval, n1)
+	for i := range x {
+		name := fmt.Sprintf("vkg_x%d", i)
+		fmt.Fprintf(&g.sb, "\t\tfloat2 %s = vkg_load(in, vkg_base + %du, w);\n", name, i*n2)
+		x[i] = cval{name + ".x", name + ".y"}
+	}
+	tw := directPowers(g, "vkg_cs", ldg, "vkg_n2", n1, s.n) // exp(-2πi c·k1/N)
+	for k1, v := range g.dft(x) {
+		if k1 > 0 {
+			v = g.mul(v, tw[k1])
+		}
+		fmt.Fprintf(&g.sb, "\t\tmid[(vkg_jt * %du + %du) * %du + vkg_n2] = VKG_F2(%s, %s);\n", n1, k1, n2, v.re, v.im)
+	}
+	g.sb.WriteString("\t}\n")
+	return columnKernelDef(b, s, g.sb.String())
+}
+
+// columnKernelDef is the column kernel of body.
+func columnKernelDef(b Backend, s loadSpec, body string) kernelDef {
+	return kernelDef{name: "vkg_direct_cols", params: []kernelParam{
+		{name: "in", elem: s.format.load(b).elem, readOnly: true},
+		{name: "mid", elem: "float2"},
+		{name: "w", elem: "float", readOnly: true, unused: !s.window},
+		{name: "tw", elem: "float2", readOnly: true},
+		{name: "first"}, {name: "count"},
+	}, body: body}
+}
+
+// splitRowKernel is vkg_direct_rows(mid, psd, tw, count, per): the rows of count
+// transforms' intermediate spectra in mid, each work-group ty rows of per transforms,
+// |X|² summed in registers and added into psd once per work-group, in the rows' order
+// (bin k1 + n1·k2 at k1·n2 + k2: splitOrder).
+func splitRowKernel(b Backend, s loadSpec) kernelDef {
+	n1, n2, _ := directSplit(s.n)
+	t, ty := splitRowGroup(n1, n2)
+	shared, lid, group, barrier, ldg := directWords(b)
+	words := n2 + n2/32
+	var body strings.Builder
+	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
+	unsigned int vkg_t = %[3]s %% %[4]du, vkg_y = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
+	unsigned int vkg_k1 = (%[6]s %% %[7]du) * %[8]du + vkg_y;
+	vkg_u64 vkg_j0 = (vkg_u64)(%[6]s / %[7]du) * per, vkg_it;
+`, shared, ty*words, lid, t, words, group, n1/ty, ty)
+	for i := range n2 / t {
+		fmt.Fprintf(&body, "\tfloat vkg_p%d = 0.0f;\n", i)
+	}
+	fmt.Fprintf(&body, `	for (vkg_it = 0; vkg_it < per && vkg_j0 + vkg_it < count; vkg_it++) {
+		vkg_u64 vkg_base = ((vkg_j0 + vkg_it) * %[1]du + vkg_k1) * %[2]du;
+`, n1, n2)
+	fft := directFFT{n: n2, t: t, radices: directRadices(n2), table: s.n, ldg: ldg, barrier: barrier,
+		load: func(elem string) string { return fmt.Sprintf("%s(&mid[vkg_base + %s])", ldg, elem) },
+		result: func(g *dftGen, slot int, _ string, v cval) {
+			fmt.Fprintf(&g.sb, "\t\tvkg_p%d += %s * %s + %s * %s;\n", slot, v.re, v.re, v.im, v.im)
+		}}
+	fft.write(&body)
+	body.WriteString("\t}\n")
+	fft.eachBin(func(slot int, bin string) { // row by row: a warp's adds fall side by side
+		fmt.Fprintf(&body, "\tVKG_ATOMIC_ADD(psd, vkg_k1 * %du + %s, vkg_p%d);\n", n2, bin, slot)
+	})
+	return kernelDef{name: "vkg_direct_rows", params: []kernelParam{
+		{name: "mid", elem: "float2", readOnly: true},
+		{name: "psd", elem: "float"},
+		{name: "tw", elem: "float2", readOnly: true},
+		{name: "count"}, {name: "per"},
+	}, body: body.String()}
+}
