@@ -47,10 +47,11 @@ func directSupported(b Backend, cfg *SpectrometerConfig) bool {
 }
 
 // directByDefault says whether FusionAuto takes the direct kernel for cfg: where it runs
-// on CUDA, the backend it was measured faster on (tests/gpu/RESULTS-fuse.md), unless a
-// group sum was asked for (which shapes FusionAtomic's store).
+// on CUDA, the backend it was measured faster on (tests/gpu/RESULTS-fuse.md), at every
+// size of the one-kernel path and the split sizes of splitByDefault, unless a group sum
+// was asked for (which shapes FusionAtomic's store).
 func directByDefault(b Backend, cfg *SpectrometerConfig) bool {
-	return b == CUDA && directRadices(cfg.N) != nil && directSupported(b, cfg) &&
+	return b == CUDA && (directRadices(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(b, cfg) &&
 		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
 }
 

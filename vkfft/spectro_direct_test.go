@@ -111,12 +111,13 @@ func TestDirectShapes(t *testing.T) {
 		{8192, 8, 1024, 1, 64, 32, 2, true, false},
 		{1 << 16, 64, 1024, 1, 64, 32, 2, true, false},
 		{1 << 18, 64, 4096, 1, 64, 64, 1, true, false},
-		{1 << 19, 128, 4096, 8, 16, 64, 1, true, false},
-		{1 << 20, 256, 4096, 16, 16, 64, 1, true, false},
+		{1 << 19, 512, 1024, 16, 8, 32, 2, true, false},
+		{1 << 20, 512, 2048, 16, 8, 32, 2, true, false},
 		{1 << 22, 1024, 4096, 32, 4, 64, 1, true, false},
 		{1 << 23, 0, 0, 0, 0, 0, 0, false, false},
 		{3 << 12, 0, 0, 0, 0, 0, 0, false, false},
 	} {
+		require.Equal(t, c.supported && c.n >= 1<<15 && c.n != 1<<20, splitByDefault(c.n), "n %d", c.n)
 		n1, n2, ok := directSplit(c.n)
 		require.Equal(t, [3]any{c.n1, c.n2, c.supported}, [3]any{n1, n2, ok}, "n %d", c.n)
 		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt16}

@@ -24,7 +24,10 @@ const directSplitMaxN = 1 << 22
 // kernels do not take. Up to 2^18 the columns are at most 64 points, each transformed by
 // one work-item in registers, so that a warp reads its columns' samples side by side;
 // the rows are 1024 points up to 2^16 (the direct kernel's fastest size per sample on
-// the H200), then up to 4096. Beyond, the columns are N/4096 points in shared memory.
+// the H200), then up to 4096. Beyond, the columns are 512 points in shared memory (16
+// work-items each, 8 side by side), rows up to 4096: on the H200 columns of 512 beat 128,
+// 256 and 1024 at 2^19 and 2^20, and rows of 1024 beat 2048, and 2048 beat 4096
+// (tests/gpu/RESULTS-fuse.md).
 func directSplit(n int) (n1, n2 int, ok bool) {
 	if n <= directMaxN || n > directSplitMaxN || n&(n-1) != 0 {
 		return 0, 0, false
@@ -35,9 +38,18 @@ func directSplit(n int) (n1, n2 int, ok bool) {
 	case n <= 1<<18:
 		n1 = splitRegisterColumns
 	default:
-		n1 = n / directMaxN
+		n1 = max(512, n/directMaxN)
 	}
 	return n1, n / n1, true
+}
+
+// splitByDefault says whether FusionAuto takes the split kernels for n points on CUDA:
+// where they measured faster than VkFFT's fused path at the default chunk on the H200,
+// from 2^15 up but for 2^20 (VkFFT's 139 GS/s against 138), and not 2^13 and 2^14,
+// where VkFFT's kernels still fit one work-group.
+func splitByDefault(n int) bool {
+	_, _, ok := directSplit(n)
+	return ok && n >= 1<<15 && n != 1<<20
 }
 
 // splitRegisterColumns is the longest column one work-item transforms in registers (as
@@ -60,8 +72,8 @@ func splitOrder(n1, n2 int) []int32 {
 }
 
 // splitRowGroups is how many work-groups a launch of the row kernel aims at: each adds
-// its bins once, n1 apart, so fewer groups running more transforms each add less.
-var splitRowGroups = 4096
+// its bins once, so fewer groups running more transforms each add less.
+var splitRowGroups = 1024
 
 // splitColumnWords is the shared memory of one column's values, padded so that the
 // columns of a work-group, whose work-items alternate between them, start in different
