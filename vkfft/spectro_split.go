@@ -44,12 +44,13 @@ func directSplit(n int) (n1, n2 int, ok bool) {
 }
 
 // splitByDefault says whether FusionAuto takes the split kernels for n points on CUDA:
-// where they measured faster than VkFFT's fused path at the default chunk on the H200,
-// from 2^15 up but for 2^20 (VkFFT's 139 GS/s against 138), and not 2^13 and 2^14,
-// where VkFFT's kernels still fit one work-group.
+// from 2^15 up, where they measured faster than VkFFT's fused path at the default chunk
+// on the H200 (2^20 a tie: 138.9 GS/s against 137.5 in one call, 137.9 against 139.2 in
+// another); not 2^13 and 2^14, where VkFFT's kernels still fit one work-group (278 and
+// 219 GS/s against 192 and 190).
 func splitByDefault(n int) bool {
 	_, _, ok := directSplit(n)
-	return ok && n >= 1<<15 && n != 1<<20
+	return ok && n >= 1<<15
 }
 
 // splitRegisterColumns is the longest column one work-item transforms in registers (as
