@@ -73,7 +73,8 @@ func splitOrder(n1, n2 int) []int32 {
 }
 
 // splitRowGroups is how many work-groups a launch of the row kernel aims at: each adds
-// its bins once, so fewer groups running more transforms each add less.
+// its bins once, so fewer groups running more transforms each add less; on the H200
+// 1024 beat 4096 and 16384 at 2^16, 2^18 and 2^20.
 var splitRowGroups = 1024
 
 // splitColumnWords is the shared memory of one column's values, padded so that the
