@@ -106,26 +106,20 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 	unsigned int vkg_t = %[3]s %% %[4]du, vkg_y = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
 	vkg_u64 vkg_j0 = (vkg_u64)%[6]s * per, vkg_it;
 `, shared, ty*words, lid, t, words, group)
-	for i := range n / t {
-		fmt.Fprintf(&body, "\tfloat vkg_p%d = 0.0f;\n", i)
-	}
+	fft := directFFT{n: n, t: t, radices: radices, table: n, ldg: ldg, barrier: barrier,
+		load: func(elem string) string {
+			return fmt.Sprintf("vkg_live ? vkg_load(in, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
+		},
+		result: sumPower("vkg_live")}
+	fft.declareSums(&body)
 	fmt.Fprintf(&body, `	for (vkg_it = 0; vkg_it < per; vkg_it += %[1]du) {
 		vkg_u64 vkg_j = vkg_j0 + vkg_it + vkg_y;
 		int vkg_live = vkg_it + vkg_y < per && vkg_j < count;
 		vkg_u64 vkg_base = (first + vkg_j) * %[2]du;
 `, ty, n)
-	fft := directFFT{n: n, t: t, radices: radices, table: n, ldg: ldg, barrier: barrier,
-		load: func(elem string) string {
-			return fmt.Sprintf("vkg_live ? vkg_load(in, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
-		},
-		result: func(g *dftGen, slot int, _ string, v cval) {
-			fmt.Fprintf(&g.sb, "\t\tvkg_p%d += vkg_live ? %s * %s + %s * %s : 0.0f;\n", slot, v.re, v.re, v.im, v.im)
-		}}
 	fft.write(&body)
 	body.WriteString("\t}\n")
-	fft.eachBin(func(slot int, bin string) {
-		fmt.Fprintf(&body, "\tVKG_ATOMIC_ADD(psd, %s, vkg_p%d);\n", bin, slot)
-	})
+	fft.addSums(&body, func(bin string) string { return bin })
 	return kernelDef{name: "vkg_direct", params: []kernelParam{
 		{name: "in", elem: s.format.load(b).elem, readOnly: true},
 		{name: "psd", elem: "float"},
@@ -161,10 +155,29 @@ func (f directFFT) bin(slot int) string {
 	return fmt.Sprintf("vkg_t + %du", bf*f.t+i*(f.n/last))
 }
 
-// eachBin calls do for every slot of the work-item and its bin.
-func (f directFFT) eachBin(do func(slot int, bin string)) {
+// declareSums declares the work-item's |X|² sums, one per slot (sumPower adds to them).
+func (f directFFT) declareSums(body *strings.Builder) {
 	for slot := range f.n / f.t {
-		do(slot, f.bin(slot))
+		fmt.Fprintf(body, "\tfloat vkg_p%d = 0.0f;\n", slot)
+	}
+}
+
+// addSums adds every slot's sum to psd at the position at(bin) gives.
+func (f directFFT) addSums(body *strings.Builder, at func(bin string) string) {
+	for slot := range f.n / f.t {
+		fmt.Fprintf(body, "\tVKG_ATOMIC_ADD(psd, %s, vkg_p%d);\n", at(f.bin(slot)), slot)
+	}
+}
+
+// sumPower is the result that adds |X|² to the slot's sum, where live (an expression;
+// "" for always) holds.
+func sumPower(live string) func(g *dftGen, slot int, _ string, v cval) {
+	return func(g *dftGen, slot int, _ string, v cval) {
+		power := fmt.Sprintf("%s * %s + %s * %s", v.re, v.re, v.im, v.im)
+		if live != "" {
+			power = fmt.Sprintf("%s ? %s : 0.0f", live, power)
+		}
+		fmt.Fprintf(&g.sb, "\t\tvkg_p%d += %s;\n", slot, power)
 	}
 }
 

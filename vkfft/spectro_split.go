@@ -208,21 +208,17 @@ func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	unsigned int vkg_k1 = (%[6]s %% %[7]du) * %[8]du + vkg_y;
 	vkg_u64 vkg_j0 = (vkg_u64)(%[6]s / %[7]du) * per, vkg_it;
 `, shared, ty*words, lid, t, words, group, n1/ty, ty)
-	for i := range n2 / t {
-		fmt.Fprintf(&body, "\tfloat vkg_p%d = 0.0f;\n", i)
-	}
+	fft := directFFT{n: n2, t: t, radices: directRadices(n2), table: s.n, ldg: ldg, barrier: barrier,
+		load:   func(elem string) string { return fmt.Sprintf("%s(&mid[vkg_base + %s])", ldg, elem) },
+		result: sumPower("")}
+	fft.declareSums(&body)
 	fmt.Fprintf(&body, `	for (vkg_it = 0; vkg_it < per && vkg_j0 + vkg_it < count; vkg_it++) {
 		vkg_u64 vkg_base = ((vkg_j0 + vkg_it) * %[1]du + vkg_k1) * %[2]du;
 `, n1, n2)
-	fft := directFFT{n: n2, t: t, radices: directRadices(n2), table: s.n, ldg: ldg, barrier: barrier,
-		load: func(elem string) string { return fmt.Sprintf("%s(&mid[vkg_base + %s])", ldg, elem) },
-		result: func(g *dftGen, slot int, _ string, v cval) {
-			fmt.Fprintf(&g.sb, "\t\tvkg_p%d += %s * %s + %s * %s;\n", slot, v.re, v.re, v.im, v.im)
-		}}
 	fft.write(&body)
 	body.WriteString("\t}\n")
-	fft.eachBin(func(slot int, bin string) { // row by row: a warp's adds fall side by side
-		fmt.Fprintf(&body, "\tVKG_ATOMIC_ADD(psd, vkg_k1 * %du + %s, vkg_p%d);\n", n2, bin, slot)
+	fft.addSums(&body, func(bin string) string { // row by row: a warp's adds fall side by side
+		return fmt.Sprintf("vkg_k1 * %du + %s", n2, bin)
 	})
 	return kernelDef{name: "vkg_direct_rows", params: []kernelParam{
 		{name: "mid", elem: "float2", readOnly: true},
