@@ -116,12 +116,8 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 	var body strings.Builder
 	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
 	unsigned int vkg_y = %[3]s %% %[4]du, vkg_t = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
-	vkg_u64 vkg_c = (vkg_u64)%[6]s * %[4]du + vkg_y;
-	int vkg_live = vkg_c < count * %[7]du;
-	vkg_u64 vkg_jt = vkg_c / %[7]du;
-	unsigned int vkg_n2 = (unsigned int)(vkg_c %% %[7]du);
-	vkg_u64 vkg_base = (first + vkg_jt) * %[8]du + vkg_n2;
-`, shared, ty*words, lid, ty, words, group, n2, s.n)
+`, shared, ty*words, lid, ty, words)
+	body.WriteString(splitColumnIndex(group, ty, "vkg_y", n2, s.n))
 	var step []cval      // exp(-2πi c·ns·i/N), i < last: a bin's step within a butterfly
 	w0 := map[int]cval{} // exp(-2πi c·j/N) of butterfly j
 	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, ldg: ldg, barrier: barrier,
@@ -143,9 +139,7 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 			if i > 0 {
 				w = g.mul(w, step[i])
 			}
-			v = g.mul(v, w)
-			fmt.Fprintf(&g.sb, "\t\tif (vkg_live) mid[(vkg_jt * %du + %s) * %du + vkg_n2] = VKG_F2(%s, %s);\n",
-				n1, bin, n2, v.re, v.im)
+			fmt.Fprintf(&g.sb, "\t\tif (vkg_live) %s\n", splitStore(n1, n2, bin, g.mul(v, w)))
 		}}
 	body.WriteString("\t{\n")
 	fft.write(&body)
@@ -158,13 +152,8 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 func splitRegisterKernel(b Backend, s loadSpec, n1, n2 int) kernelDef {
 	_, lid, group, _, ldg := directWords(b)
 	g := &dftGen{indent: "\t\t"}
-	fmt.Fprintf(&g.sb, `	vkg_u64 vkg_c = (vkg_u64)%[1]s * %[2]du + %[3]s;
-	int vkg_live = vkg_c < count * %[4]du;
-	vkg_u64 vkg_jt = vkg_c / %[4]du;
-	unsigned int vkg_n2 = (unsigned int)(vkg_c %% %[4]du);
-	vkg_u64 vkg_base = (first + vkg_jt) * %[5]du + vkg_n2;
-	if (vkg_live) {
-`, group, splitRegisterGroup, lid, n2, s.n)
+	g.sb.WriteString(splitColumnIndex(group, splitRegisterGroup, lid, n2, s.n))
+	g.sb.WriteString("\tif (vkg_live) {\n")
 	x := make([]cval, n1)
 	for i := range x {
 		name := fmt.Sprintf("vkg_x%d", i)
@@ -176,10 +165,29 @@ func splitRegisterKernel(b Backend, s loadSpec, n1, n2 int) kernelDef {
 		if k1 > 0 {
 			v = g.mul(v, tw[k1])
 		}
-		fmt.Fprintf(&g.sb, "\t\tmid[(vkg_jt * %du + %du) * %du + vkg_n2] = VKG_F2(%s, %s);\n", n1, k1, n2, v.re, v.im)
+		fmt.Fprintf(&g.sb, "\t\t%s\n", splitStore(n1, n2, fmt.Sprint(k1)+"u", v))
 	}
 	g.sb.WriteString("\t}\n")
 	return columnKernelDef(b, s, g.sb.String())
+}
+
+// splitColumnIndex declares a column kernel's work-item's column: vkg_c among the
+// transforms' columns (ty a work-group, item the work-item's among them), vkg_live
+// whether it is one of count transforms', its transform vkg_jt, its index vkg_n2 within
+// it and vkg_base, its first sample.
+func splitColumnIndex(group string, ty int, item string, n2, n int) string {
+	return fmt.Sprintf(`	vkg_u64 vkg_c = (vkg_u64)%[1]s * %[2]du + %[3]s;
+	int vkg_live = vkg_c < count * %[4]du;
+	vkg_u64 vkg_jt = vkg_c / %[4]du;
+	unsigned int vkg_n2 = (unsigned int)(vkg_c %% %[4]du);
+	vkg_u64 vkg_base = (first + vkg_jt) * %[5]du + vkg_n2;
+`, group, ty, item, n2, n)
+}
+
+// splitStore stores v as bin k1 (an expression) of the work-item's column: element
+// vkg_n2 of row k1 of its transform's intermediate spectrum.
+func splitStore(n1, n2 int, k1 string, v cval) string {
+	return fmt.Sprintf("mid[(vkg_jt * %du + %s) * %du + vkg_n2] = VKG_F2(%s, %s);", n1, k1, n2, v.re, v.im)
 }
 
 // columnKernelDef is the column kernel of body.

@@ -173,6 +173,69 @@ static void test_linear_convolution(vkfftgo_device *dev)
 	printf("   linear convolution with replicated and periodic boundaries (kernels 5 and 4): match float64 sums\n");
 }
 
+/* want[k] = calls * sum over the batch of |DFT(scale * window * samples)[k]|^2, float64
+ * (window NULL: none); the roots from a table of n, so that large n stay quick */
+static void ref_power(const int8_t *s, int n, int batch, const float *win, double scale, int calls, double *want)
+{
+	double *c = malloc(sizeof(double) * (size_t)n), *sn = malloc(sizeof(double) * (size_t)n);
+	int b, t, k;
+	if (!c || !sn) {
+		fprintf(stderr, "ref_power: out of memory\n");
+		exit(1);
+	}
+	for (t = 0; t < n; t++) {
+		c[t] = cos(-2 * M_PI * t / n);
+		sn[t] = sin(-2 * M_PI * t / n);
+	}
+	for (k = 0; k < n; k++) {
+		double p = 0;
+		for (b = 0; b < batch; b++) {
+			double re = 0, im = 0;
+			for (t = 0; t < n; t++) {
+				size_t e = (size_t)k * (size_t)t % (size_t)n, at = 2 * ((size_t)b * (size_t)n + (size_t)t);
+				double w = scale * (win ? win[t] : 1), xr = s[at] * w, xi = s[at + 1] * w;
+				re += xr * c[e] - xi * sn[e];
+				im += xr * sn[e] + xi * c[e];
+			}
+			p += re * re + im * im;
+		}
+		want[k] = calls * p;
+	}
+	free(c);
+	free(sn);
+}
+
+/* Accumulates the samples s once from the host and once from buf, then reads n bins and
+ * compares them with want (two calls' worth) */
+static void check_bins(vkfftgo_spectrometer *sp, const int8_t *s, size_t bytes, vkfftgo_buffer *buf, float *psd,
+		       const double *want, size_t n, const char *what)
+{
+	CHECK(vkfftgo_spectrometer_accumulate(sp, s, bytes));
+	CHECK(vkfftgo_spectrometer_accumulate_buffer(sp, buf));
+	CHECK(vkfftgo_spectrometer_read(sp, psd, n));
+	if (rel_err_f(psd, want, n) > 1e-5) {
+		fprintf(stderr, "%s: relative error %g\n", what, rel_err_f(psd, want, n));
+		exit(1);
+	}
+}
+
+/* A spectrometer of d with FUSION_DIRECT, which runs the library's own kernels on CUDA and
+ * OpenCL and AUTO's path on Vulkan; *fusion is the path it took. */
+static vkfftgo_spectrometer *create_direct(vkfftgo_device *dev, vkfftgo_spectrometer_desc *d, const char *what,
+					   int *fusion)
+{
+	vkfftgo_spectrometer *sp;
+	int direct = strcmp(vkfftgo_backend_name(), "vulkan") != 0;
+	d->fusion = VKFFTGO_FUSION_DIRECT;
+	CHECK(vkfftgo_spectrometer_create(dev, d, &sp));
+	CHECK(vkfftgo_spectrometer_fusion(sp, fusion));
+	if ((*fusion == VKFFTGO_FUSION_DIRECT) != direct) {
+		fprintf(stderr, "%s on %s: fusion %d\n", what, vkfftgo_backend_name(), *fusion);
+		exit(1);
+	}
+	return sp;
+}
+
 /* The group sum (three transforms per work-group, in registers) gives the same bins; a
  * descriptor of the first version (no group fields) is taken with them automatic; bad
  * group fields are refused. */
@@ -198,13 +261,7 @@ static void test_spectrometer_group(vkfftgo_device *dev, const vkfftgo_spectrome
 		fprintf(stderr, "spectrometer group without the atomic path: sum %d x%d, want off x1\n", sum, transforms);
 		exit(1);
 	}
-	CHECK(vkfftgo_spectrometer_accumulate(sp, s, bytes));
-	CHECK(vkfftgo_spectrometer_accumulate_buffer(sp, buf));
-	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
-	if (rel_err_f(psd, want, NFFT) > 1e-5) {
-		fprintf(stderr, "spectrometer group: relative error %g\n", rel_err_f(psd, want, NFFT));
-		exit(1);
-	}
+	check_bins(sp, s, bytes, buf, psd, want, NFFT, "spectrometer group");
 	EXPECT_FAIL(vkfftgo_spectrometer_group(sp, NULL, &transforms), VKFFTGO_ERROR_NULL_POINTER, "sum or transforms");
 	CHECK(vkfftgo_spectrometer_destroy(sp));
 	d = *base;
@@ -229,27 +286,44 @@ static void test_spectrometer_direct(vkfftgo_device *dev, const vkfftgo_spectrom
 {
 	enum { NFFT = 256 };
 	float psd[NFFT];
-	int fusion = -1, direct = strcmp(vkfftgo_backend_name(), "vulkan") != 0;
+	int fusion;
 	vkfftgo_spectrometer_desc d = *base;
-	vkfftgo_spectrometer *sp;
-	d.fusion = VKFFTGO_FUSION_DIRECT;
-	CHECK(vkfftgo_spectrometer_create(dev, &d, &sp));
-	CHECK(vkfftgo_spectrometer_fusion(sp, &fusion));
-	if ((fusion == VKFFTGO_FUSION_DIRECT) != direct) {
-		fprintf(stderr, "spectrometer direct on %s: fusion %d\n", vkfftgo_backend_name(), fusion);
-		exit(1);
-	}
-	CHECK(vkfftgo_spectrometer_accumulate(sp, s, bytes));
-	CHECK(vkfftgo_spectrometer_accumulate_buffer(sp, buf));
-	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
-	if (rel_err_f(psd, want, NFFT) > 1e-5) {
-		fprintf(stderr, "spectrometer direct: relative error %g\n", rel_err_f(psd, want, NFFT));
-		exit(1);
-	}
+	vkfftgo_spectrometer *sp = create_direct(dev, &d, "spectrometer direct", &fusion);
+	check_bins(sp, s, bytes, buf, psd, want, NFFT, "spectrometer direct");
 	CHECK(vkfftgo_spectrometer_destroy(sp));
 	d.fusion = VKFFTGO_FUSION_DIRECT + 1;
 	EXPECT_FAIL(vkfftgo_spectrometer_create(dev, &d, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "fusion");
 	printf("   spectrometer direct kernel (fusion %d) matches\n", fusion);
+}
+
+/* Beyond 4096 points FUSION_DIRECT runs the split kernels (columns, then rows, chunk by
+ * chunk) on CUDA and OpenCL, whose bins the read puts back in frequency order. */
+static void test_spectrometer_split(vkfftgo_device *dev)
+{
+	enum { NFFT = 8192, BATCH = 2 };
+	static int8_t s[2 * NFFT * BATCH];
+	static float psd[NFFT];
+	static double want[NFFT];
+	int fusion;
+	size_t i;
+	vkfftgo_spectrometer_desc d = VKFFTGO_SPECTROMETER_DESC_INIT;
+	vkfftgo_spectrometer *sp;
+	vkfftgo_buffer *buf;
+	for (i = 0; i < sizeof s; i++)
+		s[i] = (int8_t)(test_value(i + 77) * 127);
+	ref_power(s, NFFT, BATCH, NULL, 1, 2, want);
+	d.input = VKFFTGO_COMPLEX_INT8;
+	d.n = NFFT;
+	d.batch = BATCH;
+	d.chunk = 1;
+	sp = create_direct(dev, &d, "spectrometer split", &fusion);
+	CHECK(vkfftgo_buffer_create(dev, sizeof s, &buf));
+	CHECK(vkfftgo_buffer_upload(buf, s, sizeof s));
+	check_bins(sp, s, sizeof s, buf, psd, want, NFFT, "spectrometer split");
+	CHECK(vkfftgo_buffer_destroy(buf));
+	CHECK(vkfftgo_spectrometer_destroy(sp));
+	printf("   spectrometer of %d points, FUSION_DIRECT (fusion %d): host and device samples match a float64 DFT\n",
+	       NFFT, fusion);
 }
 
 static void test_spectrometer(vkfftgo_device *dev)
@@ -260,7 +334,7 @@ static void test_spectrometer(vkfftgo_device *dev)
 	double want[NFFT];
 	int64_t bins = 0;
 	size_t sample_bytes = 0, i;
-	int fusion = -1, b, t, k;
+	int fusion = -1, k;
 	vkfftgo_spectrometer_desc d = VKFFTGO_SPECTROMETER_DESC_INIT;
 	vkfftgo_spectrometer *sp;
 	vkfftgo_buffer *buf;
@@ -280,30 +354,10 @@ static void test_spectrometer(vkfftgo_device *dev)
 		fprintf(stderr, "spectrometer size %lld %zu fusion %d\n", (long long)bins, sample_bytes, fusion);
 		exit(1);
 	}
-	/* float64 DFT of scale*window*samples, power summed over the batch */
-	for (k = 0; k < NFFT; k++) {
-		double p = 0;
-		for (b = 0; b < BATCH; b++) {
-			double re = 0, im = 0;
-			for (t = 0; t < NFFT; t++) {
-				double a = -2 * M_PI * (double)k * t / NFFT, w = 0.5 * win[t];
-				double xr = s[2 * (b * NFFT + t)] * w, xi = s[2 * (b * NFFT + t) + 1] * w;
-				re += xr * cos(a) - xi * sin(a);
-				im += xr * sin(a) + xi * cos(a);
-			}
-			p += re * re + im * im;
-		}
-		want[k] = 2 * p; /* two calls: host and device samples */
-	}
-	CHECK(vkfftgo_spectrometer_accumulate(sp, s, sizeof s));
+	ref_power(s, NFFT, BATCH, win, 0.5, 2, want); /* two calls: host and device samples */
 	CHECK(vkfftgo_buffer_create(dev, sizeof s, &buf));
 	CHECK(vkfftgo_buffer_upload(buf, s, sizeof s));
-	CHECK(vkfftgo_spectrometer_accumulate_buffer(sp, buf));
-	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
-	if (rel_err_f(psd, want, NFFT) > 1e-5) {
-		fprintf(stderr, "spectrometer: relative error %g\n", rel_err_f(psd, want, NFFT));
-		exit(1);
-	}
+	check_bins(sp, s, sizeof s, buf, psd, want, NFFT, "spectrometer");
 	CHECK(vkfftgo_spectrometer_reset(sp));
 	CHECK(vkfftgo_spectrometer_read(sp, psd, NFFT));
 	for (k = 0; k < NFFT; k++)
@@ -313,6 +367,7 @@ static void test_spectrometer(vkfftgo_device *dev)
 		}
 	test_spectrometer_group(dev, &d, s, sizeof s, buf, want);
 	test_spectrometer_direct(dev, &d, s, sizeof s, buf, want);
+	test_spectrometer_split(dev);
 	EXPECT_FAIL(vkfftgo_spectrometer_accumulate(sp, s, sizeof s - 1), VKFFTGO_ERROR_WRONG_SIZE, "samples|bytes");
 	EXPECT_FAIL(vkfftgo_spectrometer_read(sp, psd, NFFT - 1), VKFFTGO_ERROR_WRONG_SIZE, "bins");
 	EXPECT_FAIL(vkfftgo_spectrometer_accumulate(sp, NULL, sizeof s), VKFFTGO_ERROR_NULL_POINTER, "samples");
