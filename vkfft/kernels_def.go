@@ -18,12 +18,15 @@ type kernelParam struct {
 
 // kernelDef is a companion kernel written once: its parameters and a body in the common
 // subset of C and GLSL (see kernels.go). helpers is backend text the body needs that
-// the module prelude does not give (GLSL: per shader, e.g. the sample load).
+// the module prelude does not give (GLSL: per shader, e.g. the sample load). local is
+// the work-items of a work-group a GLSL shader declares (0: glslLocal); C takes it at
+// launch.
 type kernelDef struct {
 	name    string
 	params  []kernelParam
 	body    string
 	helpers string
+	local   int
 }
 
 // cSource is the kernel in the C dialects (CUDA C, OpenCL C), after dialect(b).

@@ -22,8 +22,9 @@ import (
 // glslKernelMarker starts each kernel's shader in a Vulkan module.
 const glslKernelMarker = "//!vkg-kernel "
 
-// glslLocal is the work-group size of every companion kernel on Vulkan (the launches use
-// 256; vkg_kern_vulkan.c refuses any other).
+// glslLocal is the work-group size of the companion kernels on Vulkan (their launches use
+// 256; vkg_kern_vulkan.c refuses a launch of another size than its shader declares); the
+// direct kernels declare their own (kernelDef.local).
 const glslLocal = 256
 
 // glslOptions are what a Vulkan module's shaders depend on beyond their kernels.
@@ -51,9 +52,17 @@ func glslModule(defs []kernelDef, o glslOptions) string {
 	var sb strings.Builder
 	for _, k := range defs {
 		sig, shader := k.glslShader(o)
-		fmt.Fprintf(&sb, "%s%s %s %d\n%s", glslKernelMarker, k.name, sig, glslLocal, shader)
+		fmt.Fprintf(&sb, "%s%s %s %d\n%s", glslKernelMarker, k.name, sig, k.workGroup(), shader)
 	}
 	return sb.String()
+}
+
+// workGroup is the work-group size k's shader declares.
+func (k kernelDef) workGroup() int {
+	if k.local != 0 {
+		return k.local
+	}
+	return glslLocal
 }
 
 // glslShader is kernel k as a compute shader, and its launch signature.
@@ -65,7 +74,7 @@ func (k kernelDef) glslShader(o glslOptions) (sig, shader string) {
 	if o.atomics {
 		sb.WriteString("#extension GL_EXT_shader_atomic_float : require\n")
 	}
-	fmt.Fprintf(&sb, "layout(local_size_x = %d) in;\n", glslLocal)
+	fmt.Fprintf(&sb, "layout(local_size_x = %d) in;\n", k.workGroup())
 	sb.WriteString(glslDialect(o))
 	binding := 0
 	var scalars []string

@@ -35,8 +35,10 @@ const (
 	// FusionDirect runs no VkFFT plan: one kernel of the package's own reads the
 	// samples, transforms each in registers and sums |X|² per work-group before adding
 	// it to the bins; beyond 4096 points two (columns, then rows through a chunk of
-	// intermediate spectra). For complex samples and power-of-two N from 16 to 2^22 on
-	// CUDA and OpenCL; elsewhere it takes FusionAuto's path.
+	// intermediate spectra). For complex samples and power-of-two N from 16 to 2^22,
+	// where the device's shared memory per work-group holds the kernels (at most 17
+	// KiB up to 1024 points and from 8192 to 65536, 33 KiB at the others), on Vulkan with float atomics; elsewhere it
+	// takes FusionAuto's path.
 	FusionDirect
 )
 
@@ -279,11 +281,10 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 	f := engine.SpectroFields{N: cfg.N, Bins: sp.bins, Chunk: sp.chunk, SampleBytes: cfg.Input.sampleBytes(),
 		RealInput: !cfg.Input.Complex()}
 	want := cfg.Fusion
-	if want == FusionDirect && !directSupported(compiledBackend, cfg) {
-		want = FusionAuto
-	}
-	if want == FusionAuto && directByDefault(compiledBackend, cfg) {
+	if takesDirect(d, cfg) {
 		want = FusionDirect
+	} else if want == FusionDirect {
+		want = FusionAuto
 	}
 	if want == FusionAuto || (want == FusionAtomic && !companionFloatAtomics(d)) {
 		want = defaultFusion(d)

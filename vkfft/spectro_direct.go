@@ -39,20 +39,58 @@ func directRadices(n int) []int {
 }
 
 // directSupported reports whether the direct kernel (or the split kernels beyond it)
-// can run a spectrometer of cfg on backend b: complex samples, a power-of-two N within
-// range, CUDA or OpenCL.
-func directSupported(b Backend, cfg *SpectrometerConfig) bool {
+// takes a spectrometer of cfg: complex samples, a power-of-two N within range (directFits
+// says whether a device runs it).
+func directSupported(cfg *SpectrometerConfig) bool {
 	_, _, split := directSplit(cfg.N)
-	return (directRadices(cfg.N) != nil || split) && b != Vulkan && cfg.Input.Complex()
+	return (directRadices(cfg.N) != nil || split) && cfg.Input.Complex()
 }
+
+// directFits says whether device d runs the direct kernels of n points: their shared
+// memory within a work-group's, and on Vulkan float atomics (VK_EXT_shader_atomic_float;
+// the C dialects add floats by compare-and-swap where the device has no atomic add).
+func directFits(d *Device, n int) bool {
+	if compiledBackend == Vulkan && !companionFloatAtomics(d) {
+		return false
+	}
+	return d.props.LocalMemory == 0 || int64(directSharedBytes(n)) <= int64(d.props.LocalMemory)
+}
+
+// directSharedBytes is the most shared memory a work-group of the direct kernels of n
+// points (of directSupported's sizes) declares.
+func directSharedBytes(n int) int {
+	n1, n2, split := directSplit(n)
+	if !split {
+		_, ty := directGroup(n, directRadices(n))
+		return ty * directValueWords(n) * 8
+	}
+	_, rowTy := splitRowGroup(n1, n2)
+	rows := rowTy * directValueWords(n2) * 8
+	if n1 <= splitRegisterColumns { // the columns in registers
+		return rows
+	}
+	_, colTy := splitColumnGroup(n1)
+	return max(rows, colTy*splitColumnWords(n1)*8)
+}
+
+// directValueWords is the shared memory of one transform's n values (of each part),
+// padded by directPad.
+func directValueWords(n int) int { return n + n/32 }
 
 // directByDefault says whether FusionAuto takes the direct kernel for cfg: where it runs
 // on CUDA, the backend it was measured faster on (tests/gpu/RESULTS-fuse.md), at every
 // size of the one-kernel path and the split sizes of splitByDefault, unless a group sum
 // was asked for (which shapes FusionAtomic's store).
 func directByDefault(b Backend, cfg *SpectrometerConfig) bool {
-	return b == CUDA && (directRadices(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(b, cfg) &&
+	return b == CUDA && (directRadices(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
 		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
+}
+
+// takesDirect says whether a spectrometer of cfg on d runs the direct kernels: asked for
+// (FusionDirect) or FusionAuto's choice, where d runs them.
+func takesDirect(d *Device, cfg *SpectrometerConfig) bool {
+	want := cfg.Fusion == FusionDirect || cfg.Fusion == FusionAuto && directByDefault(compiledBackend, cfg)
+	return want && directSupported(cfg) && directFits(d, cfg.N)
 }
 
 // directGroup is the direct kernel's work-group for radices: t work-items per
@@ -79,15 +117,6 @@ func directTwiddles(n int) []float32 {
 	return tw
 }
 
-// directWords are the few words of the direct kernel that differ between CUDA C and
-// OpenCL C.
-func directWords(b Backend) (shared, lid, group, barrier, ldg string) {
-	if b == CUDA {
-		return "__shared__", "threadIdx.x", "blockIdx.x", "__syncthreads()", "__ldg"
-	}
-	return "__local", "get_local_id(0)", "get_group_id(0)", "barrier(CLK_LOCAL_MEM_FENCE)", "*"
-}
-
 // directPad spreads shared-memory addresses: one word of padding per 32, so that the
 // strided writes of the first passes fall into different banks.
 func directPad(a string) string { return fmt.Sprintf("((%[1]s) + ((%[1]s) >> 5))", a) }
@@ -99,34 +128,35 @@ func directPad(a string) string { return fmt.Sprintf("((%[1]s) + ((%[1]s) >> 5))
 func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 	n := s.n
 	t, ty := directGroup(n, radices)
-	shared, lid, group, barrier, ldg := directWords(b)
-	words := n + n/32 // one transform's values, padded
+	d := directDialectOf(b)
+	words := directValueWords(n)
 	var body strings.Builder
-	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
-	unsigned int vkg_t = %[3]s %% %[4]du, vkg_y = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
-	vkg_u64 vkg_j0 = (vkg_u64)%[6]s * per, vkg_it;
-`, shared, ty*words, lid, t, words, group)
-	fft := directFFT{n: n, t: t, radices: radices, table: n, ldg: ldg, barrier: barrier,
+	decl, helpers := d.sharedValues(ty * words)
+	body.WriteString(decl)
+	fmt.Fprintf(&body, `	%[1]s vkg_t = %[2]s %% %[3]du, vkg_y = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
+	vkg_u64 vkg_j0 = %[5]s * per, vkg_it;
+`, d.u32, d.lid, t, words, d.cast("vkg_u64", d.group))
+	fft := directFFT{n: n, t: t, radices: radices, table: n, d: d,
 		load: func(elem string) string {
-			return fmt.Sprintf("vkg_live ? vkg_load(in, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
+			return fmt.Sprintf("vkg_live ? vkg_load(src, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
 		},
 		result: sumPower("vkg_live")}
 	fft.declareSums(&body)
 	fmt.Fprintf(&body, `	for (vkg_it = 0; vkg_it < per; vkg_it += %[1]du) {
 		vkg_u64 vkg_j = vkg_j0 + vkg_it + vkg_y;
-		int vkg_live = vkg_it + vkg_y < per && vkg_j < count;
+		%[3]s vkg_live = vkg_it + vkg_y < per && vkg_j < count;
 		vkg_u64 vkg_base = (first + vkg_j) * %[2]du;
-`, ty, n)
+`, ty, n, d.flag)
 	fft.write(&body)
 	body.WriteString("\t}\n")
 	fft.addSums(&body, func(bin string) string { return bin })
-	return kernelDef{name: "vkg_direct", params: []kernelParam{
-		{name: "in", elem: s.format.load(b).elem, readOnly: true},
+	return d.finish(kernelDef{name: "vkg_direct", params: []kernelParam{
+		{name: "src", elem: s.format.load(b).elem, readOnly: true},
 		{name: "psd", elem: "float"},
 		{name: "w", elem: "float", readOnly: true, unused: !s.window},
 		{name: "tw", elem: "float2", readOnly: true},
 		{name: "first"}, {name: "count"}, {name: "per"},
-	}, body: body.String()}
+	}, body: body.String()}, s, t*ty, true, helpers)
 }
 
 // directFFT writes one FFT of n points per transform of a work-group as Stockham passes
@@ -137,8 +167,7 @@ type directFFT struct {
 	n, t    int
 	radices []int
 	table   int
-	ldg     string // the word that loads a read-only value (directWords)
-	barrier string
+	d       directDialect
 	// load is the float2 expression of element elem (an expression) of the work-item's
 	// transform
 	load func(elem string) string
@@ -205,7 +234,7 @@ func (f directFFT) write(body *strings.Builder) {
 			}
 			if ns > 1 { // v[i] *= exp(-2πi (j mod ns)·i / (ns·r))
 				e := fmt.Sprintf("(%s %% %du) * %du", j, ns, f.table/(ns*r))
-				pow := directPowers(g, fmt.Sprintf("vkg_w%d_%d_", p, bf), f.ldg, e, r, f.table)
+				pow := directPowers(g, fmt.Sprintf("vkg_w%d_%d_", p, bf), f.d, e, r, f.table)
 				for i := 1; i < r; i++ {
 					v[i] = g.mul(v[i], pow[i])
 				}
@@ -215,7 +244,7 @@ func (f directFFT) write(body *strings.Builder) {
 		body.WriteString(g.sb.String())
 		g.sb.Reset()
 		if p > 0 { // every value of the pass is read before any is overwritten
-			fmt.Fprintf(body, "\t\t%s;\n", f.barrier)
+			fmt.Fprintf(body, "\t\t%s;\n", f.d.barrier)
 		}
 		for bf, out := range vals {
 			j := fmt.Sprintf("(vkg_t + %du)", bf*t)
@@ -231,20 +260,20 @@ func (f directFFT) write(body *strings.Builder) {
 		body.WriteString(g.sb.String())
 		g.sb.Reset()
 		if !last {
-			fmt.Fprintf(body, "\t\t%s;\n", f.barrier)
+			fmt.Fprintf(body, "\t\t%s;\n", f.d.barrier)
 		}
 		ns *= r
 	}
 }
 
 // directPowers returns exp(-2πi e·i/table) for i < r as values of g: the powers of two
-// read from the table tw (ldg the load's word), the rest products of at most log2(r) of
-// them, which keeps their error within a few units of float precision.
-func directPowers(g *dftGen, name, ldg, e string, r, table int) []cval {
+// read from the table tw, the rest products of at most log2(r) of them, which keeps their
+// error within a few units of float precision.
+func directPowers(g *dftGen, name string, d directDialect, e string, r, table int) []cval {
 	pow := make([]cval, r)
 	for i := 1; i < r; i++ {
 		if i&(i-1) == 0 {
-			fmt.Fprintf(&g.sb, "\t\tfloat2 %s%d = %s(&tw[(%s * %du) & %du]);\n", name, i, ldg, e, i, table-1)
+			fmt.Fprintf(&g.sb, "\t\tfloat2 %s%d = %s;\n", name, i, d.ldg(fmt.Sprintf("tw[(%s * %du) & %du]", e, i, table-1)))
 			pow[i] = cval{fmt.Sprintf("%s%d.x", name, i), fmt.Sprintf("%s%d.y", name, i)}
 			continue
 		}
@@ -257,15 +286,18 @@ func directPowers(g *dftGen, name, ldg, e string, r, table int) []cval {
 // directModuleSource is the module of the direct path on backend b: the direct kernel
 // of its default passes beside the companion kernels (the zero kernel clears the bins).
 func directModuleSource(b Backend, spec loadSpec) string {
-	var sb strings.Builder
-	sb.WriteString(dialect(b))
-	sb.WriteString(loadFunc(b, spec))
 	ks := companionKernels(b, spec)
 	if _, _, split := directSplit(spec.n); split {
 		ks = append(ks, splitColumnKernel(b, spec), splitRowKernel(b, spec))
 	} else {
 		ks = append(ks, directKernel(b, spec, directRadices(spec.n)))
 	}
+	if b == Vulkan { // the direct path takes float atomics (directSupported)
+		return glslModule(ks, glslOptions{atomics: true})
+	}
+	var sb strings.Builder
+	sb.WriteString(dialect(b))
+	sb.WriteString(loadFunc(b, spec))
 	for _, k := range ks {
 		sb.WriteString(k.cSource())
 	}

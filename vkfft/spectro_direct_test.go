@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/vkfftgo/vkfftgo/internal/engine"
@@ -52,7 +54,7 @@ func TestSpectrometerDirect(t *testing.T) {
 			sp, err := NewSpectrometer(testDev, c.cfg)
 			require.NoError(t, err)
 			defer sp.Close()
-			direct := c.direct && compiledBackend != Vulkan
+			direct := c.direct && directFits(testDev, c.cfg.N)
 			require.Equal(t, direct, sp.Fusion() == FusionDirect, "path %v", sp.Fusion())
 			numbers := sp.numbers()
 			raw, val := randomSamples(rng, c.cfg.Input, numbers)
@@ -72,8 +74,8 @@ func TestSpectrometerDirect(t *testing.T) {
 	}
 }
 
-// The direct kernel's passes and work-groups for the sizes it takes, and none for the
-// others; with VKFFTGO_REWRITE_OUT set its CUDA modules (every complex format, with and
+// The direct kernel's passes, work-groups and shared memory for the sizes it takes, and
+// none for the others; with VKFFTGO_REWRITE_OUT set its CUDA modules (every complex format, with and
 // without a window) are written there for NVRTC (make cuda-kernel-check).
 func TestDirectShapes(t *testing.T) {
 	for _, c := range []struct {
@@ -92,9 +94,9 @@ func TestDirectShapes(t *testing.T) {
 		r := directRadices(c.n)
 		require.Equal(t, c.radices, r, "n %d", c.n)
 		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt8}
-		require.Equal(t, c.supported && compiledBackend != Vulkan, directSupported(compiledBackend, &cfg))
+		require.Equal(t, c.supported, directSupported(&cfg))
 		cfg.Input = RealInt8
-		require.False(t, directSupported(compiledBackend, &cfg), "real input")
+		require.False(t, directSupported(&cfg), "real input")
 		if r != nil {
 			tt, ty := directGroup(c.n, r)
 			require.Equal(t, [2]int{c.t, c.ty}, [2]int{tt, ty}, "n %d", c.n)
@@ -121,8 +123,7 @@ func TestDirectShapes(t *testing.T) {
 		n1, n2, ok := directSplit(c.n)
 		require.Equal(t, [3]any{c.n1, c.n2, c.supported}, [3]any{n1, n2, ok}, "n %d", c.n)
 		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt16}
-		require.Equal(t, (c.supported || c.one) && compiledBackend != Vulkan, directSupported(compiledBackend, &cfg),
-			"n %d", c.n)
+		require.Equal(t, c.supported || c.one, directSupported(&cfg), "n %d", c.n)
 		if !ok {
 			continue
 		}
@@ -131,6 +132,26 @@ func TestDirectShapes(t *testing.T) {
 		require.Equal(t, [4]int{c.colT, c.colTy, c.rowT, c.rowTy}, [4]int{colT, colTy, rowT, rowTy}, "n %d", c.n)
 		require.LessOrEqual(t, colTy*splitColumnWords(n1)*8, 40960, "n %d: the column kernel's shared memory", c.n)
 		require.Zero(t, n1%rowTy, "n %d: the row kernel's work-groups hold whole sets of rows", c.n)
+	}
+	// the shared memory the fit check counts is what the kernels declare, in every dialect
+	declared := regexp.MustCompile(`vkg_sre\[(\d+)\]`)
+	for _, n := range []int{16, 1024, 2048, 4096, 8192, 1 << 16, 1 << 17, 1 << 19, 1 << 20, 1 << 22} {
+		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
+			most := 0
+			for _, m := range declared.FindAllStringSubmatch(directModuleSource(b, loadSpec{format: ComplexInt8, n: n, scale: 1}), -1) {
+				words, err := strconv.Atoi(m[1])
+				require.NoError(t, err)
+				most = max(most, 8*words)
+			}
+			require.Equal(t, most, directSharedBytes(n), "n %d on %v", n, b)
+		}
+	}
+	// every device the tests run on (PoCL, llvmpipe, NVIDIA's) runs the sizes of at most
+	// 17 KiB, so TestSpectrometerDirect runs the direct kernels on each
+	for _, n := range []int{16, 1024, 8192, 1 << 16} {
+		require.LessOrEqual(t, directSharedBytes(n), 17<<10, "n %d", n)
+		require.True(t, directFits(testDev, n), "n %d: %d bytes of shared memory, the device has %d", n,
+			directSharedBytes(n), testDev.props.LocalMemory)
 	}
 	if dir := os.Getenv("VKFFTGO_REWRITE_OUT"); dir != "" {
 		for _, f := range sampleFormatList() {

@@ -111,28 +111,30 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 	radices := directRadices(n1)
 	t, ty := splitColumnGroup(n1)
 	last := radices[len(radices)-1]
-	shared, lid, group, barrier, ldg := directWords(b)
+	d := directDialectOf(b)
 	words := splitColumnWords(n1)
 	var body strings.Builder
-	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
-	unsigned int vkg_y = %[3]s %% %[4]du, vkg_t = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
-`, shared, ty*words, lid, ty, words)
-	body.WriteString(splitColumnIndex(group, ty, "vkg_y", n2, s.n))
+	decl, helpers := d.sharedValues(ty * words)
+	body.WriteString(decl)
+	fmt.Fprintf(&body, `	%[1]s vkg_y = %[2]s %% %[3]du, vkg_t = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
+`, d.u32, d.lid, ty, words)
+	body.WriteString(splitColumnIndex(d, ty, "vkg_y", n2, s.n))
 	var step []cval      // exp(-2πi c·ns·i/N), i < last: a bin's step within a butterfly
 	w0 := map[int]cval{} // exp(-2πi c·j/N) of butterfly j
-	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, ldg: ldg, barrier: barrier,
+	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, d: d,
 		load: func(elem string) string {
-			return fmt.Sprintf("vkg_live ? vkg_load(in, vkg_base + (vkg_u64)(%s) * %du, w) : VKG_F2(0.0f, 0.0f)", elem, n2)
+			return fmt.Sprintf("vkg_live ? vkg_load(src, vkg_base + %s * %du, w) : VKG_F2(0.0f, 0.0f)",
+				d.cast("vkg_u64", "("+elem+")"), n2)
 		},
 		result: func(g *dftGen, slot int, bin string, v cval) {
 			bf, i := slot/last, slot%last
 			if step == nil {
-				step = directPowers(g, "vkg_cs", ldg, fmt.Sprintf("(vkg_n2 * %du)", n1/last), last, s.n)
+				step = directPowers(g, "vkg_cs", d, fmt.Sprintf("(vkg_n2 * %du)", n1/last), last, s.n)
 			}
 			w, ok := w0[bf]
 			if !ok {
 				name := fmt.Sprintf("vkg_c0_%d", bf)
-				fmt.Fprintf(&g.sb, "\t\tfloat2 %s = %s(&tw[(vkg_n2 * (vkg_t + %du)) & %du]);\n", name, ldg, bf*t, s.n-1)
+				fmt.Fprintf(&g.sb, "\t\tfloat2 %s = %s;\n", name, d.ldg(fmt.Sprintf("tw[(vkg_n2 * (vkg_t + %du)) & %du]", bf*t, s.n-1)))
 				w = cval{name + ".x", name + ".y"}
 				w0[bf] = w
 			}
@@ -144,23 +146,23 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 	body.WriteString("\t{\n")
 	fft.write(&body)
 	body.WriteString("\t}\n")
-	return columnKernelDef(b, s, body.String())
+	return columnKernelDef(b, s, body.String(), helpers, t*ty)
 }
 
 // splitRegisterKernel is the column kernel of columns of n1 ≤ splitRegisterColumns
 // points: one work-item per column, no shared memory.
 func splitRegisterKernel(b Backend, s loadSpec, n1, n2 int) kernelDef {
-	_, lid, group, _, ldg := directWords(b)
+	d := directDialectOf(b)
 	g := &dftGen{indent: "\t\t"}
-	g.sb.WriteString(splitColumnIndex(group, splitRegisterGroup, lid, n2, s.n))
+	g.sb.WriteString(splitColumnIndex(d, splitRegisterGroup, d.lid, n2, s.n))
 	g.sb.WriteString("\tif (vkg_live) {\n")
 	x := make([]cval, n1)
 	for i := range x {
 		name := fmt.Sprintf("vkg_x%d", i)
-		fmt.Fprintf(&g.sb, "\t\tfloat2 %s = vkg_load(in, vkg_base + %du, w);\n", name, i*n2)
+		fmt.Fprintf(&g.sb, "\t\tfloat2 %s = vkg_load(src, vkg_base + %du, w);\n", name, i*n2)
 		x[i] = cval{name + ".x", name + ".y"}
 	}
-	tw := directPowers(g, "vkg_cs", ldg, "vkg_n2", n1, s.n) // exp(-2πi c·k1/N)
+	tw := directPowers(g, "vkg_cs", d, "vkg_n2", n1, s.n) // exp(-2πi c·k1/N)
 	for k1, v := range g.dft(x) {
 		if k1 > 0 {
 			v = g.mul(v, tw[k1])
@@ -168,20 +170,20 @@ func splitRegisterKernel(b Backend, s loadSpec, n1, n2 int) kernelDef {
 		fmt.Fprintf(&g.sb, "\t\t%s\n", splitStore(n1, n2, fmt.Sprint(k1)+"u", v))
 	}
 	g.sb.WriteString("\t}\n")
-	return columnKernelDef(b, s, g.sb.String())
+	return columnKernelDef(b, s, g.sb.String(), "", splitRegisterGroup)
 }
 
 // splitColumnIndex declares a column kernel's work-item's column: vkg_c among the
 // transforms' columns (ty a work-group, item the work-item's among them), vkg_live
 // whether it is one of count transforms', its transform vkg_jt, its index vkg_n2 within
 // it and vkg_base, its first sample.
-func splitColumnIndex(group string, ty int, item string, n2, n int) string {
-	return fmt.Sprintf(`	vkg_u64 vkg_c = (vkg_u64)%[1]s * %[2]du + %[3]s;
-	int vkg_live = vkg_c < count * %[4]du;
+func splitColumnIndex(d directDialect, ty int, item string, n2, n int) string {
+	return fmt.Sprintf(`	vkg_u64 vkg_c = %[1]s * %[2]du + %[3]s;
+	%[6]s vkg_live = vkg_c < count * %[4]du;
 	vkg_u64 vkg_jt = vkg_c / %[4]du;
-	unsigned int vkg_n2 = (unsigned int)(vkg_c %% %[4]du);
+	%[7]s vkg_n2 = %[8]s;
 	vkg_u64 vkg_base = (first + vkg_jt) * %[5]du + vkg_n2;
-`, group, ty, item, n2, n)
+`, d.cast("vkg_u64", d.group), ty, item, n2, n, d.flag, d.u32, d.cast(d.u32, fmt.Sprintf("(vkg_c %% %du)", n2)))
 }
 
 // splitStore stores v as bin k1 (an expression) of the work-item's column: element
@@ -190,15 +192,16 @@ func splitStore(n1, n2 int, k1 string, v cval) string {
 	return fmt.Sprintf("mid[(vkg_jt * %du + %s) * %du + vkg_n2] = VKG_F2(%s, %s);", n1, k1, n2, v.re, v.im)
 }
 
-// columnKernelDef is the column kernel of body.
-func columnKernelDef(b Backend, s loadSpec, body string) kernelDef {
-	return kernelDef{name: "vkg_direct_cols", params: []kernelParam{
-		{name: "in", elem: s.format.load(b).elem, readOnly: true},
+// columnKernelDef is the column kernel of body, helpers before it in GLSL, in
+// work-groups of local work-items.
+func columnKernelDef(b Backend, s loadSpec, body, helpers string, local int) kernelDef {
+	return directDialectOf(b).finish(kernelDef{name: "vkg_direct_cols", params: []kernelParam{
+		{name: "src", elem: s.format.load(b).elem, readOnly: true},
 		{name: "mid", elem: "float2"},
 		{name: "w", elem: "float", readOnly: true, unused: !s.window},
 		{name: "tw", elem: "float2", readOnly: true},
 		{name: "first"}, {name: "count"},
-	}, body: body}
+	}, body: body}, s, local, true, helpers)
 }
 
 // splitRowKernel is vkg_direct_rows(mid, psd, tw, count, per): the rows of count
@@ -208,16 +211,17 @@ func columnKernelDef(b Backend, s loadSpec, body string) kernelDef {
 func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	n1, n2, _ := directSplit(s.n)
 	t, ty := splitRowGroup(n1, n2)
-	shared, lid, group, barrier, ldg := directWords(b)
-	words := n2 + n2/32
+	d := directDialectOf(b)
+	words := directValueWords(n2)
 	var body strings.Builder
-	fmt.Fprintf(&body, `	%[1]s float vkg_sre[%[2]d], vkg_sim[%[2]d];
-	unsigned int vkg_t = %[3]s %% %[4]du, vkg_y = %[3]s / %[4]du, vkg_s = vkg_y * %[5]du;
-	unsigned int vkg_k1 = (%[6]s %% %[7]du) * %[8]du + vkg_y;
-	vkg_u64 vkg_j0 = (vkg_u64)(%[6]s / %[7]du) * per, vkg_it;
-`, shared, ty*words, lid, t, words, group, n1/ty, ty)
-	fft := directFFT{n: n2, t: t, radices: directRadices(n2), table: s.n, ldg: ldg, barrier: barrier,
-		load:   func(elem string) string { return fmt.Sprintf("%s(&mid[vkg_base + %s])", ldg, elem) },
+	decl, helpers := d.sharedValues(ty * words)
+	body.WriteString(decl)
+	fmt.Fprintf(&body, `	%[1]s vkg_t = %[2]s %% %[3]du, vkg_y = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
+	%[1]s vkg_k1 = (%[5]s %% %[6]du) * %[7]du + vkg_y;
+	vkg_u64 vkg_j0 = %[8]s * per, vkg_it;
+`, d.u32, d.lid, t, words, d.group, n1/ty, ty, d.cast("vkg_u64", fmt.Sprintf("(%s / %du)", d.group, n1/ty)))
+	fft := directFFT{n: n2, t: t, radices: directRadices(n2), table: s.n, d: d,
+		load:   func(elem string) string { return d.ldg(fmt.Sprintf("mid[vkg_base + %s]", elem)) },
 		result: sumPower("")}
 	fft.declareSums(&body)
 	fmt.Fprintf(&body, `	for (vkg_it = 0; vkg_it < per && vkg_j0 + vkg_it < count; vkg_it++) {
@@ -228,10 +232,10 @@ func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	fft.addSums(&body, func(bin string) string { // row by row: a warp's adds fall side by side
 		return fmt.Sprintf("vkg_k1 * %du + %s", n2, bin)
 	})
-	return kernelDef{name: "vkg_direct_rows", params: []kernelParam{
+	return d.finish(kernelDef{name: "vkg_direct_rows", params: []kernelParam{
 		{name: "mid", elem: "float2", readOnly: true},
 		{name: "psd", elem: "float"},
 		{name: "tw", elem: "float2", readOnly: true},
 		{name: "count"}, {name: "per"},
-	}, body: body.String()}
+	}, body: body.String()}, s, t*ty, false, helpers)
 }

@@ -165,8 +165,7 @@ func TestSpectrometerAccuracy(t *testing.T) {
 // VK_EXT_shader_atomic_float), and the companion kernels where fused stages are
 // unavailable (a batch beyond one Vulkan binding).
 func fusionOnThisBackend(d *Device, cfg SpectrometerConfig) Fusion {
-	if (cfg.Fusion == FusionDirect && directSupported(compiledBackend, &cfg)) ||
-		(cfg.Fusion == FusionAuto && directByDefault(compiledBackend, &cfg)) {
+	if takesDirect(d, &cfg) {
 		return FusionDirect
 	}
 	if !fusedStagesAvailable(d, &cfg) {
