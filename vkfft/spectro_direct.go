@@ -77,19 +77,25 @@ func directSharedBytes(n int) int {
 // padded by directPad.
 func directValueWords(n int) int { return n + n/32 }
 
-// directByDefault says whether FusionAuto takes the direct kernel for cfg: where it runs
-// on CUDA, the backend it was measured faster on (tests/gpu/RESULTS-fuse.md), at every
-// size of the one-kernel path and the split sizes of splitByDefault, unless a group sum
-// was asked for (which shapes FusionAtomic's store).
-func directByDefault(b Backend, cfg *SpectrometerConfig) bool {
-	return b == CUDA && (directRadices(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
+// directByDefault says whether FusionAuto takes the direct kernels for cfg on d: where
+// they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md).
+// Under CUDA that is every size of the one-kernel path and the split sizes of
+// splitByDefault; under Vulkan on a GPU the same but 4096 points, where VkFFT's kernel
+// stays ahead (NVIDIA's GLSL compiler runs the direct kernel at 0.6x its CUDA speed: 181
+// GS/s against VkFFT's 196, while 1024 points run 305 against 101). Not where a group
+// sum was asked for (which shapes FusionAtomic's store), nor on OpenCL and CPU devices,
+// where they were not measured.
+func directByDefault(d *Device, cfg *SpectrometerConfig) bool {
+	measured := compiledBackend == CUDA ||
+		compiledBackend == Vulkan && !d.props.HostMemory && cfg.N != directMaxN
+	return measured && (directRadices(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
 		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
 }
 
 // takesDirect says whether a spectrometer of cfg on d runs the direct kernels: asked for
 // (FusionDirect) or FusionAuto's choice, where d runs them.
 func takesDirect(d *Device, cfg *SpectrometerConfig) bool {
-	want := cfg.Fusion == FusionDirect || cfg.Fusion == FusionAuto && directByDefault(compiledBackend, cfg)
+	want := cfg.Fusion == FusionDirect || cfg.Fusion == FusionAuto && directByDefault(d, cfg)
 	return want && directSupported(cfg) && directFits(d, cfg.N)
 }
 

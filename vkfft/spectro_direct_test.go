@@ -133,6 +133,23 @@ func TestDirectShapes(t *testing.T) {
 		require.LessOrEqual(t, colTy*splitColumnWords(n1)*8, 40960, "n %d: the column kernel's shared memory", c.n)
 		require.Zero(t, n1%rowTy, "n %d: the row kernel's work-groups hold whole sets of rows", c.n)
 	}
+	// FusionAuto's choice: on a GPU under CUDA every size the kernels take from 16 to 4096
+	// and from 2^15; under Vulkan the same but 4096; never on OpenCL or a CPU device
+	gpu, cpu := &Device{}, &Device{props: engine.DeviceInfo{HostMemory: true}}
+	for _, c := range []struct {
+		n            int
+		cuda, vulkan bool
+	}{
+		{16, true, true}, {2048, true, true}, {4096, true, false}, {8192, false, false},
+		{16384, false, false}, {1 << 15, true, true}, {1 << 22, true, true}, {3000, false, false},
+	} {
+		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt8}
+		want := map[Backend]bool{CUDA: c.cuda, Vulkan: c.vulkan}[compiledBackend]
+		require.Equal(t, want, directByDefault(gpu, &cfg), "n %d on a GPU", c.n)
+		require.Equal(t, want && compiledBackend == CUDA, directByDefault(cpu, &cfg), "n %d on a CPU", c.n)
+		cfg.GroupSum = GroupSumShared
+		require.False(t, directByDefault(gpu, &cfg), "n %d with a group sum asked for", c.n)
+	}
 	// the shared memory the fit check counts is what the kernels declare, in every dialect
 	declared := regexp.MustCompile(`vkg_sre\[(\d+)\]`)
 	for _, n := range []int{16, 1024, 2048, 4096, 8192, 1 << 16, 1 << 17, 1 << 19, 1 << 20, 1 << 22} {

@@ -135,7 +135,7 @@ func validateGroup(cfg *SpectrometerConfig) error {
 func groupsApply(d *Device, cfg *SpectrometerConfig) bool {
 	return cfg.Input.Complex() && fusedStagesAvailable(d, cfg) && companionFloatAtomics(d) &&
 		(cfg.Fusion == FusionAtomic || cfg.Fusion == FusionAuto && defaultFusion(d) == FusionAtomic &&
-			!directByDefault(compiledBackend, cfg))
+			!directByDefault(d, cfg))
 }
 
 // defaultGroup is the group sum of a GroupSum given without GroupTransforms: as many transforms per

@@ -43,11 +43,12 @@ func directSplit(n int) (n1, n2 int, ok bool) {
 	return n1, n / n1, true
 }
 
-// splitByDefault says whether FusionAuto takes the split kernels for n points on CUDA:
-// from 2^15 up, where they measured faster than VkFFT's fused path at the default chunk
-// on the H200 (2^20 a tie: 138.9 GS/s against 137.5 in one call, 137.9 against 139.2 in
-// another); not 2^13 and 2^14, where VkFFT's kernels still fit one work-group (278 and
-// 219 GS/s against 192 and 190).
+// splitByDefault says whether FusionAuto takes the split kernels for n points (where
+// directByDefault takes the direct kernels): from 2^15 up, where they measured faster
+// than VkFFT's fused path at the default chunk on the H200 (CUDA: 2^20 a tie, 138.9 GS/s
+// against 137.5 in one call, 137.9 against 139.2 in another; Vulkan: 1.3-1.5x from 2^15
+// to 2^22); not 2^13 and 2^14, where VkFFT's kernels still fit one work-group (CUDA: 278
+// and 219 GS/s against 192 and 190; Vulkan: a tie).
 func splitByDefault(n int) bool {
 	_, _, ok := directSplit(n)
 	return ok && n >= 1<<15

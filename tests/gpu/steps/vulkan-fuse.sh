@@ -1,11 +1,12 @@
 # vulkan-fuse: the spectrometer's fused paths on Vulkan (NVIDIA's driver; VkFFT's GLSL
-# rewritten), group sums included, against our CUDA backend's fused default and cuFFT
-# (baselines/psd_cufft.cu), complex int8, device-resident, 65536x4096, 2^20x256 and
-# 4096x65536, in one call. Then the fused paths' tests on NVIDIA's Vulkan driver, with
+# rewritten, and the direct kernels as GLSL), group sums included, against our CUDA
+# backend's default (the direct kernels) and cuFFT (baselines/psd_cufft.cu), complex
+# int8, device-resident, 65536x4096, 2^20x256, 4096x65536 and 1024x262144, in one call
+# (VULKAN_FUSE_SIZES, VULKAN_FUSE_FUSIONS and VULKAN_FUSE_GROUP=off narrow it). Then the fused paths' tests on NVIDIA's Vulkan driver, with
 # VkFFT's GLSL for this device kept for the rewriter's samples. Goal: Vulkan >= 0.8x our
 # CUDA backend. What to read:
 #   vulkan-fuse-table.md    GS/s per size: Vulkan auto (the path it took) and each path,
-#                           CUDA's fused default, cuFFT plain and its best (callbacks),
+#                           the direct kernels included, CUDA's default, cuFFT plain and its best (callbacks),
 #                           and the ratios Vulkan auto / CUDA, Vulkan best / CUDA; then
 #                           the Vulkan group sums: default, tuned (the choice in brackets)
 #                           and off (an atomic add per element), their ratios to CUDA's
@@ -17,7 +18,8 @@
 #   vulkan-fuse-cuda.log    the CUDA rows; vulkan-fuse-cufft-N.log the cuFFT ones
 #   vulkan-fuse-tests.log   TestVulkanFused*, TestSpectrometer*, TestFuseRewrite* on Vulkan
 #   vulkan-fuse-glsl.tgz    VkFFT's kernels and their rewrites (VKFFTGO_FUSE_DUMP)
-vf_sizes=${VULKAN_FUSE_SIZES:-65536x4096,1048576x256,4096x65536}
+vf_sizes=${VULKAN_FUSE_SIZES:-65536x4096,1048576x256,4096x65536,1024x262144}
+vf_fusions=${VULKAN_FUSE_FUSIONS:-auto,companion,load,power,atomic,direct}
 VULKAN_SETUP_ONLY=1 source "$B/steps/vulkan.sh"
 
 if command -v nvcc >/dev/null && [ -f "$B/baselines/psd_cufft.cu" ]; then
@@ -34,7 +36,7 @@ VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=auto VKFFTGO_FUSE_CHUNKS=auto VKFFTGO_
 	VKFFTGO_FUSE_HOST=off VKFFTGO_FUSE_SIZES=$vf_sizes step vulkan-fuse-cuda 300 "$B/vkfft.test" -test.count=1 -test.v -test.run '^TestFuseBench$'
 
 if vulkan_setup; then
-	VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=auto,companion,load,power,atomic VKFFTGO_FUSE_CHUNKS=auto \
+	VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=$vf_fusions VKFFTGO_FUSE_CHUNKS=auto VKFFTGO_FUSE_GROUP=${VULKAN_FUSE_GROUP:-} \
 		VKFFTGO_FUSE_CONV=off VKFFTGO_FUSE_HOST=off VKFFTGO_TUNE_BUDGET=30s VKFFTGO_FUSE_SIZES=$vf_sizes \
 		VKFFTGO_CACHE_DIR=$W/vf-kcache step vulkan-fuse-vk 500 "$W/vk/vkfft-vulkan.test" -test.count=1 -test.v -test.run '^TestFuseBench$'
 	mkdir -p "$W/vf-glsl"
@@ -66,8 +68,8 @@ function rows(file, tag,   line, w, p) {
 function r(a, b) { return (a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "-" }
 BEGIN {
 	rows(vk, "vk"); rows(cu, "cu")
-	print "| N x batch | Vulkan auto | Vulkan companion | load | power | atomic | CUDA fused default | cuFFT plain | cuFFT best | Vulkan auto / CUDA | Vulkan best / CUDA | Vulkan best / cuFFT best |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| N x batch | Vulkan auto | Vulkan companion | load | power | atomic | direct | CUDA default | cuFFT plain | cuFFT best | Vulkan auto / CUDA | Vulkan best / CUDA | Vulkan best / cuFFT best |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	n = split(sizes, sz, ",")
 	for (i = 1; i <= n; i++) {
 		k = sz[i]; split(k, nb, "x")
@@ -81,11 +83,11 @@ BEGIN {
 		}
 		close(f)
 		vbest = ""
-		split("companion load power atomic", ps, " ")
-		for (j = 1; j <= 4; j++) if (v["vk", k, ps[j]] != "" && (vbest == "" || v["vk", k, ps[j]] + 0 > vbest + 0)) vbest = v["vk", k, ps[j]]
-		printf "| %s | %s (%s) | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s |\n", k, \
+		split("companion load power atomic direct", ps, " ")
+		for (j = 1; j <= 5; j++) if (v["vk", k, ps[j]] != "" && (vbest == "" || v["vk", k, ps[j]] + 0 > vbest + 0)) vbest = v["vk", k, ps[j]]
+		printf "| %s | %s (%s) | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s |\n", k, \
 			v["vk", k, "auto"], took["vk", k, "auto"], v["vk", k, "companion"], v["vk", k, "load"], \
-			v["vk", k, "power"], v["vk", k, "atomic"], v["cu", k, "auto"], took["cu", k, "auto"], plain, best, \
+			v["vk", k, "power"], v["vk", k, "atomic"], v["vk", k, "direct"], v["cu", k, "auto"], took["cu", k, "auto"], plain, best, \
 			r(v["vk", k, "auto"], v["cu", k, "auto"]), r(vbest, v["cu", k, "auto"]), r(vbest, best)
 	}
 }' >"$OUT/vulkan-fuse-table.md"
