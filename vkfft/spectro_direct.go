@@ -26,11 +26,12 @@ const (
 	directMaxN = 4096
 )
 
-// directRadices is the direct kernel's default passes for n points (nil: n is not one it
-// takes): two, as equal as can be, the larger last. On the H200 two passes beat three
-// and four at every size measured (4096: 64·64 322 GS/s, 16·16·16 203, 8·8·8·8 149;
-// 1024: 32·32 554, 4·16·16 415): each pass is a shared-memory exchange and barriers.
-func directRadices(n int) []int {
+// directTwoPasses is the direct kernel's passes for n points under CUDA and OpenCL (nil:
+// n is not one it takes): two, as equal as can be, the larger last. On the H200 two
+// passes beat three and four at every size measured (4096: 64·64 322 GS/s, 16·16·16 203,
+// 8·8·8·8 149; 1024: 32·32 554, 4·16·16 415): each pass is a shared-memory exchange and
+// barriers.
+func directTwoPasses(n int) []int {
 	if n < directMinN || n > directMaxN || n&(n-1) != 0 {
 		return nil
 	}
@@ -38,12 +39,25 @@ func directRadices(n int) []int {
 	return []int{1 << (m / 2), 1 << (m - m/2)}
 }
 
+// directRadices is the direct kernel's passes for n points on backend b (nil: n is not
+// one it takes): directTwoPasses but under Vulkan at 2048 and 4096 points, where three
+// passes of at most 16 ran faster through NVIDIA's GLSL compiler on the H200 (4096:
+// 16·16·16 246 GS/s against 64·64's 183; 2048: 8·16·16 285 against 32·64's 176), as
+// they did not under CUDA; 1024 keeps 32·32 (308 against 4·16·16's 290).
+func directRadices(b Backend, n int) []int {
+	r := directTwoPasses(n)
+	if b == Vulkan && n >= 2048 && r != nil {
+		return []int{n / 256, 16, 16}
+	}
+	return r
+}
+
 // directSupported reports whether the direct kernel (or the split kernels beyond it)
 // takes a spectrometer of cfg: complex samples, a power-of-two N within range (directFits
 // says whether a device runs it).
 func directSupported(cfg *SpectrometerConfig) bool {
 	_, _, split := directSplit(cfg.N)
-	return (directRadices(cfg.N) != nil || split) && cfg.Input.Complex()
+	return (directTwoPasses(cfg.N) != nil || split) && cfg.Input.Complex()
 }
 
 // directFits says whether device d runs the direct kernels of n points: their shared
@@ -53,18 +67,18 @@ func directFits(d *Device, n int) bool {
 	if compiledBackend == Vulkan && !companionFloatAtomics(d) {
 		return false
 	}
-	return d.props.LocalMemory == 0 || int64(directSharedBytes(n)) <= int64(d.props.LocalMemory)
+	return d.props.LocalMemory == 0 || int64(directSharedBytes(compiledBackend, n)) <= int64(d.props.LocalMemory)
 }
 
 // directSharedBytes is the most shared memory a work-group of the direct kernels of n
-// points (of directSupported's sizes) declares.
-func directSharedBytes(n int) int {
+// points (of directSupported's sizes) on backend b declares.
+func directSharedBytes(b Backend, n int) int {
 	n1, n2, split := directSplit(n)
 	if !split {
-		_, ty := directGroup(n, directRadices(n))
+		_, ty := directGroup(n, directRadices(b, n))
 		return ty * directValueWords(n) * 8
 	}
-	_, rowTy := splitRowGroup(n1, n2)
+	_, rowTy := splitRowGroup(b, n1, n2)
 	rows := rowTy * directValueWords(n2) * 8
 	if n1 <= splitRegisterColumns { // the columns in registers
 		return rows
@@ -78,17 +92,13 @@ func directSharedBytes(n int) int {
 func directValueWords(n int) int { return n + n/32 }
 
 // directByDefault says whether FusionAuto takes the direct kernels for cfg on d: where
-// they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md).
-// Under CUDA that is every size of the one-kernel path and the split sizes of
-// splitByDefault; under Vulkan on a GPU the same but 4096 points, where VkFFT's kernel
-// stays ahead (NVIDIA's GLSL compiler runs the direct kernel at 0.6x its CUDA speed: 181
-// GS/s against VkFFT's 196, while 1024 points run 305 against 101). Not where a group
-// sum was asked for (which shapes FusionAtomic's store), nor on OpenCL and CPU devices,
-// where they were not measured.
+// they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md):
+// under CUDA and, on a GPU, under Vulkan, at every size of the one-kernel path and the
+// split sizes of splitByDefault. Not where a group sum was asked for (which shapes
+// FusionAtomic's store), nor on OpenCL and CPU devices, where they were not measured.
 func directByDefault(d *Device, cfg *SpectrometerConfig) bool {
-	measured := compiledBackend == CUDA ||
-		compiledBackend == Vulkan && !d.props.HostMemory && cfg.N != directMaxN
-	return measured && (directRadices(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
+	measured := compiledBackend == CUDA || compiledBackend == Vulkan && !d.props.HostMemory
+	return measured && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
 		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
 }
 
@@ -127,7 +137,7 @@ func directTwiddles(n int) []float32 {
 // strided writes of the first passes fall into different banks.
 func directPad(a string) string { return fmt.Sprintf("((%[1]s) + ((%[1]s) >> 5))", a) }
 
-// directKernel is the kernel vkg_direct(in, psd, w, tw, first, count, per): transforms
+// directKernel is the kernel vkg_direct(src, psd, w, tw, first, count, per): transforms
 // first .. first+count-1 of the samples in, per transforms per work-group (a multiple of
 // directGroup's ty), |X|² added into psd (n bins in frequency order), in the passes of
 // radices.
@@ -296,7 +306,7 @@ func directModuleSource(b Backend, spec loadSpec) string {
 	if _, _, split := directSplit(spec.n); split {
 		ks = append(ks, splitColumnKernel(b, spec), splitRowKernel(b, spec))
 	} else {
-		ks = append(ks, directKernel(b, spec, directRadices(spec.n)))
+		ks = append(ks, directKernel(b, spec, directRadices(b, spec.n)))
 	}
 	if b == Vulkan { // the direct path takes float atomics (directSupported)
 		return glslModule(ks, glslOptions{atomics: true})
@@ -344,12 +354,12 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 		return err
 	}
 	if split {
-		t, ty := splitRowGroup(n1, n2)
+		t, ty := splitRowGroup(compiledBackend, n1, n2)
 		f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, splitRowGroups
 		t, ty = splitColumnGroup(n1)
 		f.Columns1, f.ColumnsTransforms, f.ColumnsLocal = n1, ty, t*ty
 	} else {
-		t, ty := directGroup(spec.n, directRadices(spec.n))
+		t, ty := directGroup(spec.n, directRadices(compiledBackend, spec.n))
 		f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, directGroups
 	}
 	sp.fusion = FusionDirect

@@ -31,6 +31,7 @@ func TestSpectrometerDirect(t *testing.T) {
 		{"128-uint8-shift", SpectrometerConfig{N: 128, Batch: 37, Input: ComplexUint8, FFTShift: true}, true},
 		{"32-float16-window", SpectrometerConfig{N: 32, Batch: 40, Input: ComplexFloat16, Window: hann(32), Chunk: 20}, true},
 		{"16-int16-scale", SpectrometerConfig{N: 16, Batch: 9, Input: ComplexInt16, Scale: 1e-3}, true},
+		{"2048-int16", SpectrometerConfig{N: 2048, Batch: 6, Input: ComplexInt16, Chunk: 3}, true},
 		{"8192-float16-window-shift-split", SpectrometerConfig{N: 8192, Batch: 6, Input: ComplexFloat16,
 			Window: hann(8192), FFTShift: true, Chunk: 3}, true},
 		{"524288-int8-split-shared", SpectrometerConfig{N: 1 << 19, Batch: 2, Input: ComplexInt8, Chunk: 1}, true},
@@ -79,45 +80,53 @@ func TestSpectrometerDirect(t *testing.T) {
 // without a window) are written there for NVRTC (make cuda-kernel-check).
 func TestDirectShapes(t *testing.T) {
 	for _, c := range []struct {
-		n         int
-		radices   []int
-		t, ty     int
-		supported bool
+		n                  int
+		radices, vkRadices []int // under CUDA and OpenCL, under Vulkan
+		t, ty, vkT, vkTy   int
+		supported          bool
 	}{
-		{16, []int{4, 4}, 4, 16, true},
-		{32, []int{4, 8}, 4, 16, true},
-		{2048, []int{32, 64}, 32, 2, true},
-		{4096, []int{64, 64}, 64, 1, true},
-		{8, nil, 0, 0, false},
-		{3072, nil, 0, 0, false},
+		{16, []int{4, 4}, []int{4, 4}, 4, 16, 4, 16, true},
+		{32, []int{4, 8}, []int{4, 8}, 4, 16, 4, 16, true},
+		{1024, []int{32, 32}, []int{32, 32}, 32, 2, 32, 2, true},
+		{2048, []int{32, 64}, []int{8, 16, 16}, 32, 2, 128, 1, true},
+		{4096, []int{64, 64}, []int{16, 16, 16}, 64, 1, 256, 1, true},
+		{8, nil, nil, 0, 0, 0, 0, false},
+		{3072, nil, nil, 0, 0, 0, 0, false},
 	} {
-		r := directRadices(c.n)
-		require.Equal(t, c.radices, r, "n %d", c.n)
 		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt8}
 		require.Equal(t, c.supported, directSupported(&cfg))
 		cfg.Input = RealInt8
 		require.False(t, directSupported(&cfg), "real input")
-		if r != nil {
-			tt, ty := directGroup(c.n, r)
-			require.Equal(t, [2]int{c.t, c.ty}, [2]int{tt, ty}, "n %d", c.n)
-			require.Equal(t, c.n, tt*slices.Max(r), "n %d: every work-item holds the largest radix", c.n)
+		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
+			want, wantGroup := c.radices, [2]int{c.t, c.ty}
+			if b == Vulkan {
+				want, wantGroup = c.vkRadices, [2]int{c.vkT, c.vkTy}
+			}
+			r := directRadices(b, c.n)
+			require.Equal(t, want, r, "n %d on %v", c.n, b)
+			if r != nil {
+				tt, ty := directGroup(c.n, r)
+				require.Equal(t, wantGroup, [2]int{tt, ty}, "n %d on %v", c.n, b)
+				require.Equal(t, c.n, tt*slices.Max(r), "n %d on %v: every work-item holds the largest radix", c.n, b)
+			}
 		}
 	}
 	for _, c := range []struct {
 		n, n1, n2      int
 		colT, colTy    int // the column kernel's work-group (t 1: one work-item a column)
 		rowT, rowTy    int
+		vkRowT         int  // under Vulkan (rows of 2048 and 4096 in three passes, one a work-group)
 		supported, one bool // by the split kernels, by the direct kernel
 	}{
-		{4096, 0, 0, 0, 0, 0, 0, false, true},
-		{8192, 8, 1024, 1, 64, 32, 2, true, false},
-		{1 << 16, 64, 1024, 1, 64, 32, 2, true, false},
-		{1 << 18, 64, 4096, 1, 64, 64, 1, true, false},
-		{1 << 19, 512, 1024, 16, 8, 32, 2, true, false},
-		{1 << 20, 512, 2048, 16, 8, 32, 2, true, false},
-		{1 << 22, 1024, 4096, 32, 4, 64, 1, true, false},
-		{1 << 23, 0, 0, 0, 0, 0, 0, false, false},
-		{3 << 12, 0, 0, 0, 0, 0, 0, false, false},
+		{4096, 0, 0, 0, 0, 0, 0, 0, false, true},
+		{8192, 8, 1024, 1, 64, 32, 2, 32, true, false},
+		{1 << 16, 64, 1024, 1, 64, 32, 2, 32, true, false},
+		{1 << 18, 64, 4096, 1, 64, 64, 1, 256, true, false},
+		{1 << 19, 512, 1024, 16, 8, 32, 2, 32, true, false},
+		{1 << 20, 512, 2048, 16, 8, 32, 2, 128, true, false},
+		{1 << 22, 1024, 4096, 32, 4, 64, 1, 256, true, false},
+		{1 << 23, 0, 0, 0, 0, 0, 0, 0, false, false},
+		{3 << 12, 0, 0, 0, 0, 0, 0, 0, false, false},
 	} {
 		require.Equal(t, c.supported && c.n >= 1<<15, splitByDefault(c.n), "n %d", c.n)
 		n1, n2, ok := directSplit(c.n)
@@ -128,19 +137,21 @@ func TestDirectShapes(t *testing.T) {
 			continue
 		}
 		colT, colTy := splitColumnGroup(n1)
-		rowT, rowTy := splitRowGroup(n1, n2)
+		rowT, rowTy := splitRowGroup(CUDA, n1, n2)
 		require.Equal(t, [4]int{c.colT, c.colTy, c.rowT, c.rowTy}, [4]int{colT, colTy, rowT, rowTy}, "n %d", c.n)
 		require.LessOrEqual(t, colTy*splitColumnWords(n1)*8, 40960, "n %d: the column kernel's shared memory", c.n)
 		require.Zero(t, n1%rowTy, "n %d: the row kernel's work-groups hold whole sets of rows", c.n)
+		vkRowT, vkRowTy := splitRowGroup(Vulkan, n1, n2)
+		require.Equal(t, [2]int{c.vkRowT, min(c.rowTy, max(1, 64/c.vkRowT))}, [2]int{vkRowT, vkRowTy}, "n %d on Vulkan", c.n)
 	}
-	// FusionAuto's choice: on a GPU under CUDA every size the kernels take from 16 to 4096
-	// and from 2^15; under Vulkan the same but 4096; never on OpenCL or a CPU device
+	// FusionAuto's choice: on a GPU under CUDA and Vulkan every size the kernels take from
+	// 16 to 4096 and from 2^15; never on OpenCL, nor on a CPU device under Vulkan
 	gpu, cpu := &Device{}, &Device{props: engine.DeviceInfo{HostMemory: true}}
 	for _, c := range []struct {
 		n            int
 		cuda, vulkan bool
 	}{
-		{16, true, true}, {2048, true, true}, {4096, true, false}, {8192, false, false},
+		{16, true, true}, {2048, true, true}, {4096, true, true}, {8192, false, false},
 		{16384, false, false}, {1 << 15, true, true}, {1 << 22, true, true}, {3000, false, false},
 	} {
 		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt8}
@@ -160,15 +171,15 @@ func TestDirectShapes(t *testing.T) {
 				require.NoError(t, err)
 				most = max(most, 8*words)
 			}
-			require.Equal(t, most, directSharedBytes(n), "n %d on %v", n, b)
+			require.Equal(t, most, directSharedBytes(b, n), "n %d on %v", n, b)
 		}
 	}
 	// every device the tests run on (PoCL, llvmpipe, NVIDIA's) runs the sizes of at most
 	// 17 KiB, so TestSpectrometerDirect runs the direct kernels on each
 	for _, n := range []int{16, 1024, 8192, 1 << 16} {
-		require.LessOrEqual(t, directSharedBytes(n), 17<<10, "n %d", n)
+		require.LessOrEqual(t, directSharedBytes(compiledBackend, n), 17<<10, "n %d", n)
 		require.True(t, directFits(testDev, n), "n %d: %d bytes of shared memory, the device has %d", n,
-			directSharedBytes(n), testDev.props.LocalMemory)
+			directSharedBytes(compiledBackend, n), testDev.props.LocalMemory)
 	}
 	if dir := os.Getenv("VKFFTGO_REWRITE_OUT"); dir != "" {
 		for _, f := range sampleFormatList() {

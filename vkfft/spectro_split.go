@@ -85,22 +85,24 @@ func splitColumnWords(n1 int) int { return n1 + n1/32 + 1 }
 
 // splitColumnGroup is the column kernel's work-group: t work-items per column, ty
 // neighbouring columns at once (a power of two up to 16, their samples read side by
-// side), within 40 KiB of shared memory.
+// side), within 40 KiB of shared memory. Its columns take two passes on every backend
+// (directTwoPasses: the shapes measured).
 func splitColumnGroup(n1 int) (t, ty int) {
 	if n1 <= splitRegisterColumns {
 		return 1, splitRegisterGroup
 	}
-	t = n1 / slices.Max(directRadices(n1))
+	t = n1 / slices.Max(directTwoPasses(n1))
 	return t, 1 << (bits.Len(uint(min(16, 40960/(8*splitColumnWords(n1))))) - 1)
 }
 
-// splitRowGroup is the row kernel's work-group: t work-items per row, ty rows.
-func splitRowGroup(n1, n2 int) (t, ty int) {
-	t, ty = directGroup(n2, directRadices(n2))
+// splitRowGroup is the row kernel's work-group on backend b: t work-items per row, ty
+// rows.
+func splitRowGroup(b Backend, n1, n2 int) (t, ty int) {
+	t, ty = directGroup(n2, directRadices(b, n2))
 	return t, min(ty, n1)
 }
 
-// splitColumnKernel is vkg_direct_cols(in, mid, w, tw, first, count): the columns of
+// splitColumnKernel is vkg_direct_cols(src, mid, w, tw, first, count): the columns of
 // transforms first .. first+count-1 of the samples in, into mid (count·N complex values,
 // row k1 of transform j at (j·n1 + k1)·n2). The work-items of a column are the slower
 // index, so that neighbouring work-items read and write neighbouring columns.
@@ -109,7 +111,7 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 	if n1 <= splitRegisterColumns {
 		return splitRegisterKernel(b, s, n1, n2)
 	}
-	radices := directRadices(n1)
+	radices := directTwoPasses(n1)
 	t, ty := splitColumnGroup(n1)
 	last := radices[len(radices)-1]
 	d := directDialectOf(b)
@@ -211,7 +213,7 @@ func columnKernelDef(b Backend, s loadSpec, body, helpers string, local int) ker
 // (bin k1 + n1·k2 at k1·n2 + k2: splitOrder).
 func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	n1, n2, _ := directSplit(s.n)
-	t, ty := splitRowGroup(n1, n2)
+	t, ty := splitRowGroup(b, n1, n2)
 	d := directDialectOf(b)
 	words := directValueWords(n2)
 	var body strings.Builder
@@ -221,7 +223,7 @@ func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	%[1]s vkg_k1 = (%[5]s %% %[6]du) * %[7]du + vkg_y;
 	vkg_u64 vkg_j0 = %[8]s * per, vkg_it;
 `, d.u32, d.lid, t, words, d.group, n1/ty, ty, d.cast("vkg_u64", fmt.Sprintf("(%s / %du)", d.group, n1/ty)))
-	fft := directFFT{n: n2, t: t, radices: directRadices(n2), table: s.n, d: d,
+	fft := directFFT{n: n2, t: t, radices: directRadices(b, n2), table: s.n, d: d,
 		load:   func(elem string) string { return d.ldg(fmt.Sprintf("mid[vkg_base + %s]", elem)) },
 		result: sumPower("")}
 	fft.declareSums(&body)
