@@ -108,7 +108,7 @@ func sameBytes(dev *Buffer[uint8], f SampleFormat, numbers int) DeviceBuffer {
 }
 
 // Where a fused path cannot run, the spectrometer takes another that gives the same
-// answer: FusionAtomic (and FusionAuto) on a device without float atomics store powers
+// answer: FusionAtomic, FusionDirect and FusionAuto on a device without float atomics store powers
 // that a companion kernel sums; a batch beyond one storage buffer binding, and a size
 // whose kernels the rewriter refuses (Bluestein's, where glslang is handed a source that
 // stops it, so VkFFT's initialisation fails and the plan is rebuilt plainly), take the
@@ -170,8 +170,10 @@ func TestVulkanFusedFallbacks(t *testing.T) {
 		require.NoError(t, err)
 		defer d.Close()
 		require.False(t, companionFloatAtomics(d))
-		for _, f := range []Fusion{FusionAuto, FusionAtomic} {
-			for _, n := range []int{4096, 65536} {
+		// FusionDirect too: the direct kernels add to the bins atomically, so they refuse
+		// the device at sizes whose shared memory llvmpipe has (1024, 65536)
+		for _, f := range []Fusion{FusionAuto, FusionAtomic, FusionDirect} {
+			for _, n := range []int{1024, 4096, 65536} {
 				sp, err := NewSpectrometer(d, SpectrometerConfig{N: n, Batch: 4, Chunk: 2, Input: ComplexInt8, Fusion: f})
 				require.NoError(t, err)
 				require.Equal(t, FusionPower, sp.Fusion(), "%v", f)
