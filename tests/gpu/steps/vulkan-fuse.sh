@@ -92,7 +92,7 @@ BEGIN {
 	}
 }' >"$OUT/vulkan-fuse-table.md"
 # the Vulkan group sums: "group N B default|tuned|off CHOICE (SOURCE, fusion F) MS ms GS GS/s err=E"
-awk -v vk="$OUT/vulkan-fuse-vk.log" -v cu="$OUT/vulkan-fuse-cuda.log" -v sizes="$vf_sizes" '
+[ "${VULKAN_FUSE_GROUP:-}" != off ] && awk -v vk="$OUT/vulkan-fuse-vk.log" -v cu="$OUT/vulkan-fuse-cuda.log" -v sizes="$vf_sizes" '
 function gs(line,   w, n, i) {
 	n = split(line, w, /[ \t]+/)
 	for (i = 2; i <= n; i++) if (w[i] == "GS/s") return w[i - 1]
