@@ -95,7 +95,8 @@ func directValueWords(n int) int { return n + n/32 }
 // they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md):
 // under CUDA and, on a GPU, under Vulkan, at every size of the one-kernel path and the
 // split sizes of splitByDefault. Not where a group sum was asked for (which shapes
-// FusionAtomic's store), nor on OpenCL and CPU devices, where they were not measured.
+// FusionAtomic's store), nor on OpenCL GPUs, where they were not measured, nor on CPU
+// devices (on PoCL within 15 % of VkFFT's fused path either way from 16 to 65536 points).
 func directByDefault(d *Device, cfg *SpectrometerConfig) bool {
 	measured := compiledBackend == CUDA || compiledBackend == Vulkan && !d.props.HostMemory
 	return measured && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
