@@ -38,8 +38,8 @@ const (
 	// it to the bins; beyond 4096 points two (columns, then rows through a chunk of
 	// intermediate spectra). For complex samples and power-of-two N from 16 to 2^22,
 	// where the device's shared memory per work-group holds the kernels (at most 17
-	// KiB up to 1024 points and from 8192 to 65536, and at 2048 under Vulkan; 33 KiB at
-	// the others), on Vulkan with float atomics; elsewhere it
+	// KiB up to 1024 points and from 8192 to 65536, 33 KiB at the others; under Vulkan
+	// 17 KiB up to 2048 and from 8192 to 2^17), on Vulkan with float atomics; elsewhere it
 	// takes FusionAuto's path.
 	FusionDirect
 )
