@@ -117,7 +117,13 @@ func storeFunc(mode int) string {
 // VK_EXT_shader_atomic_float) the caller launches one group of all items, so that each
 // work-item reduces its bin alone.
 func companionSource(b Backend, s loadSpec, atomics bool) string {
-	defs := companionKernels(b, s)
+	return sampleModuleSource(b, s, companionKernels(b, s), atomics)
+}
+
+// sampleModuleSource is the module of kernels defs that read samples of s on backend b:
+// in C one prelude with the sample load, in GLSL a shader per kernel (those that load
+// samples carry their own load in helpers), with float atomics where atomics.
+func sampleModuleSource(b Backend, s loadSpec, defs []kernelDef, atomics bool) string {
 	if b == Vulkan {
 		return glslModule(defs, glslOptions{atomics: atomics})
 	}

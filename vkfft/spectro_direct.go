@@ -309,16 +309,7 @@ func directModuleSource(b Backend, spec loadSpec) string {
 	} else {
 		ks = append(ks, directKernel(b, spec, directRadices(b, spec.n)))
 	}
-	if b == Vulkan { // the direct path takes float atomics (directSupported)
-		return glslModule(ks, glslOptions{atomics: true})
-	}
-	var sb strings.Builder
-	sb.WriteString(dialect(b))
-	sb.WriteString(loadFunc(b, spec))
-	for _, k := range ks {
-		sb.WriteString(k.cSource())
-	}
-	return sb.String()
+	return sampleModuleSource(b, spec, ks, true) // the direct path takes float atomics (directFits)
 }
 
 // buildDirect makes the direct path: its kernel in one module with the companion kernels
