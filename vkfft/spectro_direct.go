@@ -91,15 +91,25 @@ func directSharedBytes(b Backend, n int) int {
 // padded by directPad.
 func directValueWords(n int) int { return n + n/32 }
 
+// directPartials says whether the direct kernel on backend b writes one row of sums per
+// work-group, which the sum kernel then adds into the bins (64 adds on each), instead of
+// adding its sums into them: OpenCL C adds floats by compare-and-swap, and thousands of
+// work-groups retrying on the same bins ran the kernel on the H200's OpenCL driver at 70
+// GS/s at 4096 points and 20 at 1024; writing rows, at 270 and 407 (CUDA's atomic adds:
+// 308 and 477).
+func directPartials(b Backend) bool { return b == OpenCL }
+
 // directByDefault says whether FusionAuto takes the direct kernels for cfg on d: where
-// they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md):
-// under CUDA and, on a GPU, under Vulkan, at every size of the one-kernel path and the
-// split sizes of splitByDefault. Not where a group sum was asked for (which shapes
-// FusionAtomic's store), nor on OpenCL GPUs, where they were not measured, nor on CPU
-// devices (on PoCL within 15 % of VkFFT's fused path either way from 16 to 65536 points).
+// they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md),
+// on a GPU under every backend, at every size of the one-kernel path and the split sizes
+// of splitByDefault (OpenCL: 270-452 GS/s from 4096 down to 256 points against 1.8 and
+// less for VkFFT's fused atomic store and 10-169 for the power store; 182 and 134 at
+// 2^16 and 2^20 against 127 and 87). Not where a group sum was asked for (which shapes
+// FusionAtomic's store), nor on CPU devices (on PoCL within 15 % of VkFFT's fused path
+// either way from 16 to 65536 points).
 func directByDefault(d *Device, cfg *SpectrometerConfig) bool {
-	measured := compiledBackend == CUDA || compiledBackend == Vulkan && !d.props.HostMemory
-	return measured && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
+	gpu := compiledBackend == CUDA || !d.props.HostMemory
+	return gpu && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
 		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
 }
 
@@ -166,10 +176,16 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 `, ty, n, d.flag)
 	fft.write(&body)
 	body.WriteString("\t}\n")
-	fft.addSums(&body, func(bin string) string { return bin })
+	out := "psd"
+	if directPartials(b) {
+		out = "partial"
+		fft.storeGroupSums(&body, ty, words)
+	} else {
+		fft.addSums(&body, func(bin string) string { return bin })
+	}
 	return d.finish(kernelDef{name: "vkg_direct", params: []kernelParam{
 		{name: "src", elem: s.format.load(b).elem, readOnly: true},
-		{name: "psd", elem: "float"},
+		{name: out, elem: "float"},
 		{name: "w", elem: "float", readOnly: true, unused: !s.window},
 		{name: "tw", elem: "float2", readOnly: true},
 		{name: "first"}, {name: "count"}, {name: "per"},
@@ -213,6 +229,27 @@ func (f directFFT) addSums(body *strings.Builder, at func(bin string) string) {
 	for slot := range f.n / f.t {
 		fmt.Fprintf(body, "\tVKG_ATOMIC_ADD(psd, %s, vkg_p%d);\n", at(f.bin(slot)), slot)
 	}
+}
+
+// storeGroupSums writes the sums of the work-group's ty transforms (words apart in
+// shared memory) added together as row g of partial, g the work-group's index: n bins,
+// each written once, for the sum kernel to add into the bins (directPartials).
+func (f directFFT) storeGroupSums(body *strings.Builder, ty, words int) {
+	fmt.Fprintf(body, "\t%s;\n", f.d.barrier) // the last pass's values are read
+	for slot := range f.n / f.t {
+		fmt.Fprintf(body, "\tvkg_sre[vkg_s + %s] = vkg_p%d;\n", directPad(f.bin(slot)), slot)
+	}
+	fmt.Fprintf(body, "\t%s;\n", f.d.barrier)
+	var sum strings.Builder
+	for y := range ty {
+		if y > 0 {
+			sum.WriteString(" + ")
+		}
+		fmt.Fprintf(&sum, "vkg_sre[%du + %s]", y*words, directPad("vkg_k"))
+	}
+	fmt.Fprintf(body, `	for (%[1]s vkg_k = %[2]s; vkg_k < %[3]du; vkg_k += %[4]du)
+		partial[%[5]s * %[3]du + vkg_k] = %[6]s;
+`, f.d.u32, f.d.lid, f.n, f.t*ty, f.d.cast("vkg_u64", f.d.group), sum.String())
 }
 
 // sumPower is the result that adds |X|² to the slot's sum, where live (an expression;
@@ -337,6 +374,13 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 		sp.perm = splitOrder(n1, n2)
 	} else if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct"); err != nil {
 		return err
+	} else if directPartials(compiledBackend) {
+		if f.SumF, err = engine.ModuleKernel(sp.module, "vkg_sum_f"); err != nil {
+			return err
+		}
+		if f.Partials, err = sp.alloc(int64(directGroups) * int64(spec.n) * 4); err != nil {
+			return err
+		}
 	}
 	tw := directTwiddles(spec.n)
 	if f.Twiddles, err = sp.alloc(int64(len(tw)) * 4); err != nil {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/vkfftgo/vkfftgo/internal/engine"
@@ -144,22 +145,31 @@ func TestDirectShapes(t *testing.T) {
 		vkRowT, vkRowTy := splitRowGroup(Vulkan, n1, n2)
 		require.Equal(t, [2]int{c.vkRowT, min(c.rowTy, max(1, 64/c.vkRowT))}, [2]int{vkRowT, vkRowTy}, "n %d on Vulkan", c.n)
 	}
-	// FusionAuto's choice: on a GPU under CUDA and Vulkan every size the kernels take from
-	// 16 to 4096 and from 2^15; never on OpenCL, nor on a CPU device under Vulkan
+	// FusionAuto's choice: on a GPU every size the kernels take from 16 to 4096 and from
+	// 2^15; on a CPU device only under CUDA (which has none)
 	gpu, cpu := &Device{}, &Device{props: engine.DeviceInfo{HostMemory: true}}
 	for _, c := range []struct {
-		n            int
-		cuda, vulkan bool
+		n    int
+		want bool
 	}{
-		{16, true, true}, {2048, true, true}, {4096, true, true}, {8192, false, false},
-		{16384, false, false}, {1 << 15, true, true}, {1 << 22, true, true}, {3000, false, false},
+		{16, true}, {2048, true}, {4096, true}, {8192, false}, {16384, false}, {1 << 15, true}, {1 << 22, true},
+		{3000, false},
 	} {
 		cfg := SpectrometerConfig{N: c.n, Input: ComplexInt8}
-		want := map[Backend]bool{CUDA: c.cuda, Vulkan: c.vulkan}[compiledBackend]
+		want := c.want
 		require.Equal(t, want, directByDefault(gpu, &cfg), "n %d on a GPU", c.n)
 		require.Equal(t, want && compiledBackend == CUDA, directByDefault(cpu, &cfg), "n %d on a CPU", c.n)
 		cfg.GroupSum = GroupSumShared
 		require.False(t, directByDefault(gpu, &cfg), "n %d with a group sum asked for", c.n)
+	}
+	// OpenCL's direct kernel writes a row of sums per work-group for the sum kernel; the
+	// others add their sums into the bins
+	for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
+		for _, n := range []int{16, 1024, 4096} {
+			src := directModuleSource(b, loadSpec{format: ComplexInt8, n: n, scale: 1})
+			require.Equal(t, b == OpenCL, strings.Contains(src, "partial[(vkg_u64)get_group_id(0) * "), "n %d on %v", n, b)
+			require.Equal(t, b != OpenCL, strings.Contains(src, "VKG_ATOMIC_ADD(psd, vkg_t + 0u, vkg_p0)"), "n %d on %v", n, b)
+		}
 	}
 	// the shared memory the fit check counts is what the kernels declare, in every dialect
 	declared := regexp.MustCompile(`vkg_sre\[(\d+)\]`)
@@ -192,5 +202,46 @@ func TestDirectShapes(t *testing.T) {
 				require.NoError(t, os.WriteFile(name, []byte(directModuleSource(CUDA, spec)), 0o644))
 			}
 		}
+	}
+}
+
+// What FusionAuto and an automatic chunk come to on devices of each kind: the power store
+// where floats are added by compare-and-swap on a GPU (OpenCL), and for the split direct
+// kernels on a GPU chunks of a 32nd of its memory, from 256 MiB to 1 GiB, within one
+// binding.
+func TestDefaultsByDevice(t *testing.T) {
+	gpu := func(memory, binding uint64) *Device {
+		return &Device{info: DeviceInfo{GlobalMemory: memory}, props: engine.DeviceInfo{FloatAtomics: true, MaxBinding: binding}}
+	}
+	cpu := &Device{info: DeviceInfo{GlobalMemory: 24 << 30}, props: engine.DeviceInfo{FloatAtomics: true, HostMemory: true}}
+	wantFusion := FusionAtomic
+	if compiledBackend == OpenCL {
+		wantFusion = FusionPower
+	}
+	require.Equal(t, wantFusion, defaultFusion(gpu(80<<30, 0)))
+	require.Equal(t, FusionAtomic, defaultFusion(cpu))
+
+	for _, c := range []struct {
+		name  string
+		d     *Device
+		n     int
+		fused bool // FusionAtomic asked for: the split kernels are not taken
+		want  int64
+	}{
+		{"H200-sized GPU, 2^16", gpu(141e9, 0), 1 << 16, false, 1 << 30},
+		{"24 GiB GPU, 2^20", gpu(24<<30, 0), 1 << 20, false, 768 << 20},
+		{"4 GiB GPU, 2^16", gpu(4<<30, 0), 1 << 16, false, defaultChunkBytes},
+		{"binding of 512 MiB, 2^16", gpu(141e9, 512<<20), 1 << 16, false, 512 << 20},
+		{"binding of 128 MiB, 4096", gpu(141e9, 128<<20), 4096, false, 128 << 20},
+		{"one-kernel size, 4096", gpu(141e9, 0), 4096, false, defaultChunkBytes},
+		{"not the split kernels' default, 8192", gpu(141e9, 0), 8192, false, defaultChunkBytes},
+		{"FusionAtomic, 2^16", gpu(141e9, 0), 1 << 16, true, defaultChunkBytes},
+		{"CPU, 2^16", cpu, 1 << 16, false, defaultChunkBytes},
+	} {
+		cfg := SpectrometerConfig{N: c.n, Batch: 64, Input: ComplexInt8}
+		if c.fused {
+			cfg.Fusion = FusionAtomic
+		}
+		require.Equal(t, c.want, chunkBytes(c.d, &cfg), c.name)
 	}
 }

@@ -183,6 +183,9 @@ type SpectroFields struct {
 	Columns                                   Kernel
 	Columns1, ColumnsLocal, ColumnsTransforms int
 	Mid                                       uint64
+	// where the direct kernel writes a row of sums per work-group (OpenCL), the rows
+	// that SumF adds into the bins
+	Partials uint64
 }
 
 // Whole-spectrum modes (VKG_FULL_*).

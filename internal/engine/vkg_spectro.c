@@ -6,16 +6,29 @@
 
 #define VKG_SUM_LOCAL 256u
 
-static int launch_sum(vkg_spectro *s, int power, vkg_status *st)
+/* y-groups of the sum over the direct kernel's partial rows: each adds its share of the
+ * rows into the bins, so this many adds meet on each bin */
+#define VKG_PARTIAL_SUMS 64u
+
+/* adds items rows of x (stride apart; float2 |X|^2 by sum_c, floats by sum_f) into
+ * the bins, per rows by each of the grid's y-groups */
+static int launch_sum_of(vkg_spectro *s, vkg_kernel *k, vkg_mem x, uint64_t stride, uint64_t items, uint64_t per,
+			 vkg_status *st)
 {
-	uint64_t items = s->chunk, per = (items + s->sum_groups - 1) / s->sum_groups;
-	uint64_t groups[2], stride = power ? s->n : s->bins;
-	vkg_mem x = power ? s->pbuf : s->cbuf;
+	uint64_t groups[2];
 	vkg_arg args[6] = {{&x, sizeof x},           {&s->psd, sizeof s->psd}, {&s->bins, sizeof s->bins},
 			   {&stride, sizeof stride}, {&items, sizeof items},   {&per, sizeof per}};
 	groups[0] = (s->bins + VKG_SUM_LOCAL - 1) / VKG_SUM_LOCAL;
 	groups[1] = (items + per - 1) / per;
-	return vkg_kernel_launch(s->dev, 0, power ? s->sum_f : s->sum_c, groups, VKG_SUM_LOCAL, 6, args, st);
+	return vkg_kernel_launch(s->dev, 0, k, groups, VKG_SUM_LOCAL, 6, args, st);
+}
+
+static int launch_sum(vkg_spectro *s, int power, vkg_status *st)
+{
+	uint64_t per = (s->chunk + s->sum_groups - 1) / s->sum_groups;
+	if (power)
+		return launch_sum_of(s, s->sum_f, s->pbuf, s->n, s->chunk, per, st);
+	return launch_sum_of(s, s->sum_c, s->cbuf, s->bins, s->chunk, per, st);
 }
 
 /* count FFTs from FFT first in one launch of the direct kernel: about direct_groups
@@ -27,10 +40,15 @@ static int run_direct(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t 
 	per = (per + s->direct_ty - 1) / s->direct_ty * s->direct_ty;
 	groups[0] = (count + per - 1) / per;
 	groups[1] = 1;
-	vkg_arg args[7] = {{&samples, sizeof samples},   {&s->psd, sizeof s->psd}, {&s->window, sizeof s->window},
-			   {&s->twiddles, sizeof s->twiddles}, {&first, sizeof first},   {&count, sizeof count},
+	vkg_mem out = s->partials ? s->partials : s->psd;
+	vkg_arg args[7] = {{&samples, sizeof samples},   {&out, sizeof out},     {&s->window, sizeof s->window},
+			   {&s->twiddles, sizeof s->twiddles}, {&first, sizeof first}, {&count, sizeof count},
 			   {&per, sizeof per}};
-	return vkg_kernel_launch(s->dev, 0, s->direct, groups, (uint32_t)s->direct_local, 7, args, st);
+	int rc = vkg_kernel_launch(s->dev, 0, s->direct, groups, (uint32_t)s->direct_local, 7, args, st);
+	if (rc || !s->partials)
+		return rc;
+	return launch_sum_of(s, s->sum_f, s->partials, s->n, groups[0],
+			     (groups[0] + VKG_PARTIAL_SUMS - 1) / VKG_PARTIAL_SUMS, st);
 }
 
 /* count (at most a chunk) FFTs from FFT first through the split kernels: the column
