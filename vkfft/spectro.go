@@ -347,10 +347,7 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 			return err
 		}
 	}
-	f.SumGroups = min(sp.chunk, max(1, (1<<18+sp.bins-1)/sp.bins))
-	if !atomics { // one group of all items: each bin summed by one work-item, no races
-		f.SumGroups = 1
-	}
+	f.SumGroups = sumGroups(d, sp.chunk, sp.bins)
 
 	kind := kindC2C
 	if f.RealInput {
@@ -508,6 +505,27 @@ func defaultFusion(d *Device) Fusion {
 	}
 	return FusionAtomic
 }
+
+// sumGroups is how many work-groups of the sum kernel share a chunk of items rows of
+// bins, each adding its share into the bins: enough for about 2^18 work-items; one
+// where d has no float atomics (each bin summed by one work-item, no races); at most
+// contendedSumGroups where its adds contend (floatAddsContend), which at 16 bins and
+// 16384 groups ran the power store at 0.3 GS/s on the H200's OpenCL driver.
+func sumGroups(d *Device, items, bins int) int {
+	switch {
+	case !companionFloatAtomics(d):
+		return 1
+	case floatAddsContend(d):
+		return min(items, contendedSumGroups, max(1, (1<<18+bins-1)/bins))
+	}
+	return min(items, max(1, (1<<18+bins-1)/bins))
+}
+
+// contendedSumGroups bounds the adds by compare-and-swap that meet on a bin from the sum
+// kernel, whose failures are retried, so that their cost grows faster than their
+// number; 64 added the direct kernel's rows on the H200's OpenCL driver within its
+// 270-452 GS/s.
+const contendedSumGroups = 64
 
 // floatAddsContend says whether d adds floats atomically only by compare-and-swap with
 // thousands of work-items retrying on the same bins: an OpenCL GPU (OpenCL C has no

@@ -92,7 +92,7 @@ func directSharedBytes(b Backend, n int) int {
 func directValueWords(n int) int { return n + n/32 }
 
 // directPartials says whether the direct kernel on backend b writes one row of sums per
-// work-group, which the sum kernel then adds into the bins (64 adds on each), instead of
+// work-group, which the sum kernel then adds into the bins (sumGroups), instead of
 // adding its sums into them: OpenCL C adds floats by compare-and-swap, and thousands of
 // work-groups retrying on the same bins ran the kernel on the H200's OpenCL driver at 70
 // GS/s at 4096 points and 20 at 1024; writing rows, at 270 and 407 (CUDA's atomic adds:
@@ -381,6 +381,7 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 		if f.Partials, err = sp.alloc(int64(directGroups) * int64(spec.n) * 4); err != nil {
 			return err
 		}
+		f.SumGroups = sumGroups(sp.dev, directGroups, spec.n)
 	}
 	tw := directTwiddles(spec.n)
 	if f.Twiddles, err = sp.alloc(int64(len(tw)) * 4); err != nil {

@@ -220,6 +220,18 @@ func TestDefaultsByDevice(t *testing.T) {
 	}
 	require.Equal(t, wantFusion, defaultFusion(gpu(80<<30, 0)))
 	require.Equal(t, FusionAtomic, defaultFusion(cpu))
+	// the sum kernel's work-groups per chunk: at most 64 adds on a bin where they contend
+	for _, c := range []struct{ items, bins, gpu, cpu int }{
+		{1 << 20, 16, 16384, 16384}, {4096, 16, 4096, 4096}, {1 << 20, 4096, 64, 64}, {1 << 20, 1 << 20, 1, 1},
+	} {
+		want := c.gpu
+		if compiledBackend == OpenCL {
+			want = min(c.gpu, contendedSumGroups)
+		}
+		require.Equal(t, want, sumGroups(gpu(80<<30, 0), c.items, c.bins), "%d items of %d bins on a GPU", c.items, c.bins)
+		require.Equal(t, c.cpu, sumGroups(cpu, c.items, c.bins), "%d items of %d bins on a CPU", c.items, c.bins)
+	}
+	require.Equal(t, 1, sumGroups(&Device{}, 1<<20, 16), "without float atomics one work-item sums each bin")
 
 	for _, c := range []struct {
 		name  string

@@ -6,10 +6,6 @@
 
 #define VKG_SUM_LOCAL 256u
 
-/* y-groups of the sum over the direct kernel's partial rows: each adds its share of the
- * rows into the bins, so this many adds meet on each bin */
-#define VKG_PARTIAL_SUMS 64u
-
 /* adds items rows of x (stride apart; float2 |X|^2 by sum_c, floats by sum_f) into
  * the bins, per rows by each of the grid's y-groups */
 static int launch_sum_of(vkg_spectro *s, vkg_kernel *k, vkg_mem x, uint64_t stride, uint64_t items, uint64_t per,
@@ -47,8 +43,8 @@ static int run_direct(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t 
 	int rc = vkg_kernel_launch(s->dev, 0, s->direct, groups, (uint32_t)s->direct_local, 7, args, st);
 	if (rc || !s->partials)
 		return rc;
-	return launch_sum_of(s, s->sum_f, s->partials, s->n, groups[0],
-			     (groups[0] + VKG_PARTIAL_SUMS - 1) / VKG_PARTIAL_SUMS, st);
+	return launch_sum_of(s, s->sum_f, s->partials, s->n, groups[0], (groups[0] + s->sum_groups - 1) / s->sum_groups,
+			     st);
 }
 
 /* count (at most a chunk) FFTs from FFT first through the split kernels: the column

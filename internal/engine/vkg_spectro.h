@@ -23,7 +23,8 @@ typedef struct vkg_spectro {
 	int real_input;          /* R2C: convert into rbuf, spectrum of n/2+1 bins */
 	uint64_t n, bins, chunk; /* points per FFT, spectrum bins, FFTs per chunk */
 	uint64_t sample_bytes;   /* bytes of one input sample */
-	uint64_t sum_groups;     /* y-groups of the sum kernel (atomic adds when > 1) */
+	uint64_t sum_groups;     /* y-groups of the sum kernel (atomic adds when > 1): of a
+				  * chunk's items, or of the direct kernel's partial rows */
 	vkg_kernel *convert, *sum_c, *sum_f, *zero;
 	vkg_kernel *direct;                     /* VKG_SP_DIRECT's kernel */
 	vkg_mem twiddles;                       /* its exp(-2 pi i e / n) */
