@@ -27,37 +27,48 @@ func TestSpectrometerDirect(t *testing.T) {
 		name   string
 		cfg    SpectrometerConfig
 		direct bool
+		turn   int // host streaming's FFTs per upload, with turns of that many FFTs' data (0: the chunk)
 	}{
-		{"4096-int8", SpectrometerConfig{N: 4096, Batch: 6, Input: ComplexInt8, Chunk: 3}, true},
-		{"128-uint8-shift", SpectrometerConfig{N: 128, Batch: 37, Input: ComplexUint8, FFTShift: true}, true},
-		{"32-float16-window", SpectrometerConfig{N: 32, Batch: 40, Input: ComplexFloat16, Window: hann(32), Chunk: 20}, true},
-		{"16-int16-scale", SpectrometerConfig{N: 16, Batch: 9, Input: ComplexInt16, Scale: 1e-3}, true},
-		{"2048-int16", SpectrometerConfig{N: 2048, Batch: 6, Input: ComplexInt16, Chunk: 3}, true},
+		{"4096-int8", SpectrometerConfig{N: 4096, Batch: 6, Input: ComplexInt8, Chunk: 3}, true, 0},
+		{"128-uint8-shift", SpectrometerConfig{N: 128, Batch: 37, Input: ComplexUint8, FFTShift: true}, true, 0},
+		{"32-float16-window", SpectrometerConfig{N: 32, Batch: 40, Input: ComplexFloat16, Window: hann(32), Chunk: 20}, true, 0},
+		{"16-int16-scale", SpectrometerConfig{N: 16, Batch: 9, Input: ComplexInt16, Scale: 1e-3}, true, 0},
+		{"2048-int16", SpectrometerConfig{N: 2048, Batch: 6, Input: ComplexInt16, Chunk: 3}, true, 0},
 		{"8192-float16-window-shift-split", SpectrometerConfig{N: 8192, Batch: 6, Input: ComplexFloat16,
-			Window: hann(8192), FFTShift: true, Chunk: 3}, true},
-		{"524288-int8-split-shared", SpectrometerConfig{N: 1 << 19, Batch: 2, Input: ComplexInt8, Chunk: 1}, true},
-		{"3000-falls-back", SpectrometerConfig{N: 3000, Batch: 2, Input: ComplexInt8}, false},
-		{"real-falls-back", SpectrometerConfig{N: 256, Batch: 2, Input: RealInt8}, false},
+			Window: hann(8192), FFTShift: true, Chunk: 3}, true, 0},
+		{"524288-int8-split-shared", SpectrometerConfig{N: 1 << 19, Batch: 2, Input: ComplexInt8, Chunk: 1}, true, 0},
+		{"8192-int8-split-turns", SpectrometerConfig{N: 8192, Batch: 6, Input: ComplexInt8}, true, 2},
+		{"3000-falls-back", SpectrometerConfig{N: 3000, Batch: 2, Input: ComplexInt8}, false, 0},
+		{"real-falls-back", SpectrometerConfig{N: 256, Batch: 2, Input: RealInt8}, false, 0},
 	}
 	if *fullSweep { // the sizes of the split kernels' goals, long on a CPU
 		cases = append(cases, []struct {
 			name   string
 			cfg    SpectrometerConfig
 			direct bool
+			turn   int
 		}{
-			{"65536-int8-split", SpectrometerConfig{N: 1 << 16, Batch: 8, Input: ComplexInt8, Chunk: 4}, true},
+			{"65536-int8-split", SpectrometerConfig{N: 1 << 16, Batch: 8, Input: ComplexInt8, Chunk: 4}, true, 0},
 			{"1048576-int8-window-split", SpectrometerConfig{N: 1 << 20, Batch: 2, Input: ComplexInt8,
-				Window: hann(1 << 20), Chunk: 1}, true},
+				Window: hann(1 << 20), Chunk: 1}, true, 0},
 		}...)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.cfg.Fusion = FusionDirect
+			if c.turn > 0 {
+				saved := hostTurnBytes
+				hostTurnBytes = int64(c.turn * c.cfg.N * 8)
+				defer func() { hostTurnBytes = saved }()
+			}
 			sp, err := NewSpectrometer(testDev, c.cfg)
 			require.NoError(t, err)
 			defer sp.Close()
 			direct := c.direct && directFits(testDev, c.cfg.N)
 			require.Equal(t, direct, sp.Fusion() == FusionDirect, "path %v", sp.Fusion())
+			if c.turn > 0 && direct { // host samples in turns of fewer FFTs than the chunk
+				require.Equal(t, [2]int{c.cfg.Batch, c.turn}, [2]int{sp.Chunk(), sp.turn})
+			}
 			numbers := sp.numbers()
 			raw, val := randomSamples(rng, c.cfg.Input, numbers)
 			require.NoError(t, accumulateRaw(sp, raw))
@@ -255,5 +266,14 @@ func TestDefaultsByDevice(t *testing.T) {
 			cfg.Fusion = FusionAtomic
 		}
 		require.Equal(t, c.want, chunkBytes(c.d, &cfg), c.name)
+	}
+	// host streaming uploads the split kernels' large chunks in turns of 256 MiB
+	h200 := gpu(141e9, 0)
+	for _, c := range []struct{ n, batch, chunk, turn int }{
+		{1 << 16, 4096, 2048, 512}, {1 << 20, 256, 128, 32}, {4096, 65536, 8192, 8192}, {8192, 32768, 4096, 4096},
+	} {
+		cfg := SpectrometerConfig{N: c.n, Batch: c.batch, Input: ComplexInt8}
+		cfg.Chunk = autoChunk(c.n, c.batch, chunkBytes(h200, &cfg))
+		require.Equal(t, [2]int{c.chunk, c.turn}, [2]int{cfg.Chunk, hostTurn(h200, &cfg)}, "n %d", c.n)
 	}
 }

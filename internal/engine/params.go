@@ -170,6 +170,7 @@ type SpectroFields struct {
 	Path                          int
 	RealInput                     bool
 	N, Bins, Chunk, SampleBytes   int
+	Turn                          int // FFTs per upload of host streaming (a divisor of the batch, at most Chunk)
 	SumGroups                     int
 	Convert, SumC, SumF, Zero     Kernel
 	CBuf, RBuf, PBuf, PSD, Window uint64

@@ -29,7 +29,7 @@ func SpectroNew(d Device, f *SpectroFields) Spectro {
 	s.plan = cplan(f.Plan)
 	s.path = C.int(f.Path)
 	s.real_input = cbool(f.RealInput)
-	s.n, s.bins, s.chunk = C.uint64_t(f.N), C.uint64_t(f.Bins), C.uint64_t(f.Chunk)
+	s.n, s.bins, s.chunk, s.turn = C.uint64_t(f.N), C.uint64_t(f.Bins), C.uint64_t(f.Chunk), C.uint64_t(f.Turn)
 	s.sample_bytes = C.uint64_t(f.SampleBytes)
 	s.sum_groups = C.uint64_t(f.SumGroups)
 	k := func(x Kernel) *C.vkg_kernel { return (*C.vkg_kernel)(x) }

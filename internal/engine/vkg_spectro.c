@@ -66,15 +66,16 @@ static int run_split(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t c
 	return vkg_kernel_launch(s->dev, 0, s->direct, groups, (uint32_t)s->direct_local, 5, rows, st);
 }
 
-/* one chunk of FFTs whose samples start at FFT first of samples, on the device's queue */
-static int run_chunk(vkg_spectro *s, vkg_mem samples, uint64_t first, vkg_status *st)
+/* nffts FFTs whose samples start at FFT first of samples, on the device's queue: a
+ * chunk, or on the direct path any count up to a chunk */
+static int run_chunk(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t nffts, vkg_status *st)
 {
 	uint64_t count = s->chunk * s->n, off = first * s->n;
 	int rc;
 	if (s->path == VKG_SP_DIRECT && s->columns)
-		return run_split(s, samples, first, s->chunk, st);
+		return run_split(s, samples, first, nffts, st);
 	if (s->path == VKG_SP_DIRECT)
-		return run_direct(s, samples, first, s->chunk, st);
+		return run_direct(s, samples, first, nffts, st);
 	if (s->path == VKG_SP_COMPANION) {
 		vkg_mem out = s->real_input ? s->rbuf : s->cbuf;
 		uint64_t groups[2] = {(count + VKG_SUM_LOCAL - 1) / VKG_SUM_LOCAL, 1};
@@ -103,7 +104,7 @@ int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t
 		rc = run_direct(s, samples, first, nffts, st);
 	else
 		for (f = 0; f < nffts && rc == VKG_OK; f += s->chunk)
-			rc = run_chunk(s, samples, first + f, st);
+			rc = run_chunk(s, samples, first + f, s->chunk, st);
 	vkg_ctx_leave(s->dev);
 	return rc;
 }
@@ -111,14 +112,15 @@ int vkg_spectro_device(vkg_spectro *s, vkg_mem samples, uint64_t first, uint64_t
 int vkg_spectro_host(vkg_spectro *s, vkg_pool *pool, const void *src, int pinned, uint64_t nffts,
 		     vkg_status *st)
 {
-	uint64_t bytes = s->chunk * s->n * s->sample_bytes, i, nchunks = nffts / s->chunk;
+	uint64_t turn = s->path == VKG_SP_DIRECT && s->turn ? s->turn : s->chunk;
+	uint64_t bytes = turn * s->n * s->sample_bytes, i, nturns = nffts / turn;
 	vkg_status sync_st;
 	int rc, k;
 
 	rc = vkg_ctx_enter(s->dev, st);
 	if (rc)
 		return rc;
-	for (i = 0; i < nchunks && rc == VKG_OK; i++) {
+	for (i = 0; i < nturns && rc == VKG_OK; i++) {
 		const char *from = (const char *)src + i * bytes;
 		k = (int)(i & 1);
 		/* the device is done with this turn's buffers (chunk i-2) */
@@ -135,7 +137,7 @@ int vkg_spectro_host(vkg_spectro *s, vkg_pool *pool, const void *src, int pinned
 		if (rc == VKG_OK)
 			rc = vkg_queue_wait_event(s->dev, 0, s->ev_up[k], st);
 		if (rc == VKG_OK)
-			rc = run_chunk(s, s->in[k], 0, st);
+			rc = run_chunk(s, s->in[k], 0, turn, st);
 		if (rc == VKG_OK)
 			rc = vkg_event_record(s->dev, 0, s->ev_done[k], st);
 	}

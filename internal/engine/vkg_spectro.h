@@ -22,6 +22,8 @@ typedef struct vkg_spectro {
 	int path;                /* VKG_SP_* */
 	int real_input;          /* R2C: convert into rbuf, spectrum of n/2+1 bins */
 	uint64_t n, bins, chunk; /* points per FFT, spectrum bins, FFTs per chunk */
+	uint64_t turn;           /* FFTs per upload of host streaming: the chunk, or fewer
+				  * for the direct path (which runs any count up to a chunk) */
 	uint64_t sample_bytes;   /* bytes of one input sample */
 	uint64_t sum_groups;     /* y-groups of the sum kernel (atomic adds when > 1): of a
 				  * chunk's items, or of the direct kernel's partial rows */
