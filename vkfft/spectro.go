@@ -83,7 +83,8 @@ type SpectrometerConfig struct {
 	Fusion Fusion
 	// Chunk is the number of FFTs the device works on at a time; it must divide Batch.
 	// 0 picks about 256 MiB of complex data per chunk (or the whole batch if smaller);
-	// for the split direct kernels on a GPU a 32nd of its memory, up to 1 GiB.
+	// for the split direct kernels on a GPU a 32nd of its memory, up to 1 GiB, whose
+	// host samples are still uploaded about 256 MiB at a time.
 	Chunk int
 	// BinOrder says who puts multi-pass spectra in frequency order (default BinOrderAuto).
 	BinOrder BinOrder
