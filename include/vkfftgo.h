@@ -668,8 +668,8 @@ enum {
 };
 /* how conversion and accumulation join the FFT (docs/convolution-spectrometer.md); DIRECT
  * runs kernels of the library's own instead of VkFFT's (complex input, power-of-two n
- * from 16 to 2^22, where the device's shared memory per work-group holds them, on Vulkan
- * with float atomics; elsewhere AUTO's path) */
+ * from 16 to 2^22, where the device's shared memory per work-group holds them, beyond
+ * 4096 points on Vulkan only with float atomics; elsewhere AUTO's path) */
 enum { VKFFTGO_FUSION_AUTO = 0, VKFFTGO_FUSION_COMPANION = 1, VKFFTGO_FUSION_LOAD = 2, VKFFTGO_FUSION_POWER = 3,
        VKFFTGO_FUSION_ATOMIC = 4, VKFFTGO_FUSION_DIRECT = 5 };
 /* where FUSION_ATOMIC's store sums |X|^2 over the transforms of one work-group before

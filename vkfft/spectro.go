@@ -16,6 +16,7 @@ type Fusion int
 
 const (
 	// FusionAuto picks the fastest path measured (FusionDirect where it runs on a GPU,
+	// under Vulkan one with float atomics,
 	// else FusionAtomic, see docs/convolution-spectrometer.md; FusionPower on a Vulkan
 	// device without float atomics and on an OpenCL GPU, which adds floats by
 	// compare-and-swap), falling back to FusionCompanion where VkFFT's kernels cannot
@@ -39,8 +40,8 @@ const (
 	// intermediate spectra). For complex samples and power-of-two N from 16 to 2^22,
 	// where the device's shared memory per work-group holds the kernels (at most 17
 	// KiB up to 1024 points and from 8192 to 65536, 33 KiB at the others; under Vulkan
-	// 17 KiB up to 2048 and from 8192 to 2^17), on Vulkan with float atomics; elsewhere it
-	// takes FusionAuto's path.
+	// 17 KiB up to 2048 and from 8192 to 2^17), beyond 4096 points on Vulkan only with
+	// float atomics; elsewhere it takes FusionAuto's path.
 	FusionDirect
 )
 

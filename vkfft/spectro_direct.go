@@ -61,10 +61,12 @@ func directSupported(cfg *SpectrometerConfig) bool {
 }
 
 // directFits says whether device d runs the direct kernels of n points: their shared
-// memory within a work-group's, and on Vulkan float atomics (VK_EXT_shader_atomic_float;
-// the C dialects add floats by compare-and-swap where the device has no atomic add).
+// memory within a work-group's, and for the split kernels, which add into the bins,
+// float atomics (on Vulkan VK_EXT_shader_atomic_float; the C dialects add floats by
+// compare-and-swap where the device has no atomic add). The one-kernel path writes rows
+// where d has none (directRows).
 func directFits(d *Device, n int) bool {
-	if compiledBackend == Vulkan && !companionFloatAtomics(d) {
+	if _, _, split := directSplit(n); split && !companionFloatAtomics(d) {
 		return false
 	}
 	return d.props.LocalMemory == 0 || int64(directSharedBytes(compiledBackend, n)) <= int64(d.props.LocalMemory)
@@ -91,13 +93,14 @@ func directSharedBytes(b Backend, n int) int {
 // padded by directPad.
 func directValueWords(n int) int { return n + n/32 }
 
-// directPartials says whether the direct kernel on backend b writes one row of sums per
-// work-group, which the sum kernel then adds into the bins (sumGroups), instead of
-// adding its sums into them: OpenCL C adds floats by compare-and-swap, and thousands of
+// directRows says whether the direct kernel on d writes one row of sums per work-group,
+// which the sum kernel then adds into the bins (sumGroups), instead of adding its sums
+// into them: on OpenCL, whose C adds floats by compare-and-swap — thousands of
 // work-groups retrying on the same bins ran the kernel on the H200's OpenCL driver at 70
 // GS/s at 4096 points and 20 at 1024; writing rows, at 270 and 407 (CUDA's atomic adds:
-// 308 and 477).
-func directPartials(b Backend) bool { return b == OpenCL }
+// 308 and 477) — and on a Vulkan device without float atomics, where one work-item per
+// bin adds the rows.
+func directRows(d *Device) bool { return compiledBackend == OpenCL || !companionFloatAtomics(d) }
 
 // directByDefault says whether FusionAuto takes the direct kernels for cfg on d: where
 // they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md),
@@ -106,10 +109,12 @@ func directPartials(b Backend) bool { return b == OpenCL }
 // less for VkFFT's fused atomic store and 10-169 for the power store; 182 and 134 at
 // 2^16 and 2^20 against 127 and 87). Not where a group sum was asked for (which shapes
 // FusionAtomic's store), nor on CPU devices (on PoCL within 15 % of VkFFT's fused path
-// either way from 16 to 65536 points).
+// either way from 16 to 65536 points), nor on Vulkan devices without float atomics
+// (not measured).
 func directByDefault(d *Device, cfg *SpectrometerConfig) bool {
 	gpu := compiledBackend == CUDA || !d.props.HostMemory
-	return gpu && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
+	measured := compiledBackend != Vulkan || companionFloatAtomics(d)
+	return gpu && measured && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
 		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
 }
 
@@ -151,8 +156,8 @@ func directPad(a string) string { return fmt.Sprintf("((%[1]s) + ((%[1]s) >> 5))
 // directKernel is the kernel vkg_direct(src, psd, w, tw, first, count, per): transforms
 // first .. first+count-1 of the samples in, per transforms per work-group (a multiple of
 // directGroup's ty), |X|² added into psd (n bins in frequency order), in the passes of
-// radices.
-func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
+// radices; where rows, partial takes the place of psd: a row of n sums per work-group.
+func directKernel(b Backend, s loadSpec, radices []int, rows bool) kernelDef {
 	n := s.n
 	t, ty := directGroup(n, radices)
 	d := directDialectOf(b)
@@ -177,7 +182,7 @@ func directKernel(b Backend, s loadSpec, radices []int) kernelDef {
 	fft.write(&body)
 	body.WriteString("\t}\n")
 	out := "psd"
-	if directPartials(b) {
+	if rows {
 		out = "partial"
 		fft.storeGroupSums(&body, ty, words)
 	} else {
@@ -233,7 +238,7 @@ func (f directFFT) addSums(body *strings.Builder, at func(bin string) string) {
 
 // storeGroupSums writes the sums of the work-group's ty transforms (words apart in
 // shared memory) added together as row g of partial, g the work-group's index: n bins,
-// each written once, for the sum kernel to add into the bins (directPartials).
+// each written once, for the sum kernel to add into the bins (directRows).
 func (f directFFT) storeGroupSums(body *strings.Builder, ty, words int) {
 	fmt.Fprintf(body, "\t%s;\n", f.d.barrier) // the last pass's values are read
 	for slot := range f.n / f.t {
@@ -338,15 +343,17 @@ func directPowers(g *dftGen, name string, d directDialect, e string, r, table in
 }
 
 // directModuleSource is the module of the direct path on backend b: the direct kernel
-// of its default passes beside the companion kernels (the zero kernel clears the bins).
-func directModuleSource(b Backend, spec loadSpec) string {
+// of its default passes, writing rows where rows (directRows), beside the companion
+// kernels (the zero kernel clears the bins). Under Vulkan rows are for a device without
+// float atomics, which the module then does not use.
+func directModuleSource(b Backend, spec loadSpec, rows bool) string {
 	ks := companionKernels(b, spec)
 	if _, _, split := directSplit(spec.n); split {
 		ks = append(ks, splitColumnKernel(b, spec), splitRowKernel(b, spec))
 	} else {
-		ks = append(ks, directKernel(b, spec, directRadices(b, spec.n)))
+		ks = append(ks, directKernel(b, spec, directRadices(b, spec.n), rows))
 	}
-	return sampleModuleSource(b, spec, ks, true) // the direct path takes float atomics (directFits)
+	return sampleModuleSource(b, spec, ks, b != Vulkan || !rows)
 }
 
 // buildDirect makes the direct path: its kernel in one module with the companion kernels
@@ -354,7 +361,8 @@ func directModuleSource(b Backend, spec loadSpec) string {
 func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.SpectroFields) error {
 	var err error
 	ks := kernelsFor(&sp.dev.info)
-	if sp.module, err = ks.module(h, directModuleSource(compiledBackend, spec)); err != nil {
+	rows := directRows(sp.dev)
+	if sp.module, err = ks.module(h, directModuleSource(compiledBackend, spec, rows)); err != nil {
 		return err
 	}
 	if f.Zero, err = engine.ModuleKernel(sp.module, "vkg_zero"); err != nil {
@@ -374,7 +382,7 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 		sp.perm = splitOrder(n1, n2)
 	} else if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct"); err != nil {
 		return err
-	} else if directPartials(compiledBackend) {
+	} else if rows {
 		if f.SumF, err = engine.ModuleKernel(sp.module, "vkg_sum_f"); err != nil {
 			return err
 		}

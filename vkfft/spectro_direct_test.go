@@ -157,8 +157,11 @@ func TestDirectShapes(t *testing.T) {
 		require.Equal(t, [2]int{c.vkRowT, min(c.rowTy, max(1, 64/c.vkRowT))}, [2]int{vkRowT, vkRowTy}, "n %d on Vulkan", c.n)
 	}
 	// FusionAuto's choice: on a GPU every size the kernels take from 16 to 4096 and from
-	// 2^15; on a CPU device only under CUDA (which has none)
-	gpu, cpu := &Device{}, &Device{props: engine.DeviceInfo{HostMemory: true}}
+	// 2^15 (under Vulkan only with float atomics); on a CPU device only under CUDA (which
+	// has none)
+	gpu := &Device{props: engine.DeviceInfo{FloatAtomics: true}}
+	cpu := &Device{props: engine.DeviceInfo{FloatAtomics: true, HostMemory: true}}
+	noAtomics := &Device{}
 	for _, c := range []struct {
 		n    int
 		want bool
@@ -170,16 +173,24 @@ func TestDirectShapes(t *testing.T) {
 		want := c.want
 		require.Equal(t, want, directByDefault(gpu, &cfg), "n %d on a GPU", c.n)
 		require.Equal(t, want && compiledBackend == CUDA, directByDefault(cpu, &cfg), "n %d on a CPU", c.n)
+		require.Equal(t, want && compiledBackend != Vulkan, directByDefault(noAtomics, &cfg), "n %d without float atomics", c.n)
 		cfg.GroupSum = GroupSumShared
 		require.False(t, directByDefault(gpu, &cfg), "n %d with a group sum asked for", c.n)
 	}
-	// OpenCL's direct kernel writes a row of sums per work-group for the sum kernel; the
+	// the direct kernel writes a row of sums per work-group for the sum kernel on OpenCL
+	// and on a Vulkan device without float atomics (whose module then takes none); the
 	// others add their sums into the bins
-	for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
+	for _, c := range []struct {
+		b    Backend
+		rows bool
+	}{{CUDA, false}, {OpenCL, true}, {Vulkan, false}, {Vulkan, true}} {
 		for _, n := range []int{16, 1024, 4096} {
-			src := directModuleSource(b, loadSpec{format: ComplexInt8, n: n, scale: 1})
-			require.Equal(t, b == OpenCL, strings.Contains(src, "partial[(vkg_u64)get_group_id(0) * "), "n %d on %v", n, b)
-			require.Equal(t, b != OpenCL, strings.Contains(src, "VKG_ATOMIC_ADD(psd, vkg_t + 0u, vkg_p0)"), "n %d on %v", n, b)
+			src := directModuleSource(c.b, loadSpec{format: ComplexInt8, n: n, scale: 1}, c.rows)
+			require.Equal(t, c.rows, strings.Contains(src, " * "+strconv.Itoa(n)+"u + vkg_k] = vkg_sre["), "n %d on %v", n, c.b)
+			require.Equal(t, !c.rows, strings.Contains(src, "VKG_ATOMIC_ADD(psd, vkg_t + 0u, vkg_p0)"), "n %d on %v", n, c.b)
+			if c.b == Vulkan {
+				require.Equal(t, !c.rows, strings.Contains(src, "GL_EXT_shader_atomic_float"), "n %d on Vulkan", n)
+			}
 		}
 	}
 	// the shared memory the fit check counts is what the kernels declare, in every dialect
@@ -187,7 +198,7 @@ func TestDirectShapes(t *testing.T) {
 	for _, n := range []int{16, 1024, 2048, 4096, 8192, 1 << 16, 1 << 17, 1 << 19, 1 << 20, 1 << 22} {
 		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
 			most := 0
-			for _, m := range declared.FindAllStringSubmatch(directModuleSource(b, loadSpec{format: ComplexInt8, n: n, scale: 1}), -1) {
+			for _, m := range declared.FindAllStringSubmatch(directModuleSource(b, loadSpec{format: ComplexInt8, n: n, scale: 1}, b == OpenCL), -1) {
 				words, err := strconv.Atoi(m[1])
 				require.NoError(t, err)
 				most = max(most, 8*words)
@@ -210,7 +221,7 @@ func TestDirectShapes(t *testing.T) {
 			for i, n := range []int{4096, 2048, 16, 1 << 16, 1 << 20} {
 				spec := loadSpec{format: f, n: n, scale: 3, window: i == 1 || i == 4}
 				name := fmt.Sprintf("%s/direct-%d-%d.cu", dir, f, n)
-				require.NoError(t, os.WriteFile(name, []byte(directModuleSource(CUDA, spec)), 0o644))
+				require.NoError(t, os.WriteFile(name, []byte(directModuleSource(CUDA, spec, false)), 0o644))
 			}
 		}
 	}
