@@ -105,8 +105,8 @@ func directRows(d *Device) bool { return compiledBackend == OpenCL || !companion
 // directByDefault says whether FusionAuto takes the direct kernels for cfg on d: where
 // they measured faster than VkFFT's fused path on the H200 (tests/gpu/RESULTS-fuse.md),
 // on a GPU under every backend, at every size of the one-kernel path and the split sizes
-// of splitByDefault (OpenCL: 270-452 GS/s from 4096 down to 256 points against 1.8 and
-// less for VkFFT's fused atomic store and 10-169 for the power store; 182 and 134 at
+// of splitByDefault (OpenCL: 232-452 GS/s from 4096 down to 16 points against 1.8 and
+// less for VkFFT's fused atomic store and 19-169 for the power store; 181 and 133 at
 // 2^16 and 2^20 against 127 and 87). Not where a group sum was asked for (which shapes
 // FusionAtomic's store), nor on CPU devices (on PoCL within 15 % of VkFFT's fused path
 // either way from 16 to 65536 points), nor on Vulkan devices without float atomics
