@@ -7,7 +7,8 @@
 #                           every sample format with Debian's NVRTC 12.4 (no GPU; needs the
 #                           OpenCL test device that writes them)
 #   make gpu-bundle         test binaries (a -race one too) + benchmark + raw VkFFT C baseline in .gpu/
-#                           (+ the cuda C library and its C programs: mk/capi-gpu.mk);
+#                           (+ the cuda C library and its C programs: mk/capi-gpu.mk, the vulkan
+#                           and opencl test binaries, the OpenCL ICD loader);
 #                           NVRTC_DEBS=1 adds Debian's NVRTC 12.4 for GPU machines without an NVRTC
 #   make test-cuda          gpu-bundle, then tests/gpu/run.sh on this machine's GPU
 #
@@ -17,6 +18,7 @@ VKFFTGO_CACHE ?= $(HOME)/.cache/vkfftgo
 CUDA_SDK ?= $(VKFFTGO_CACHE)/cuda-12.4
 CUDA_HOME ?= /usr/local/cuda
 GPU_BUNDLE ?= .gpu
+OPENCL_LOADER ?= /usr/lib/x86_64-linux-gnu/libOpenCL.so.1
 # libcuda and libnvrtc are opened at run time (internal/backend/cuda/vkg_cuda_load.c): never linked
 CUDA_LIBS := -Wl,-Bstatic -lcudart_static -Wl,-Bdynamic -lm -lpthread -ldl -lrt
 NVRTC_DEBS ?=
@@ -84,6 +86,12 @@ gpu-bundle: setup $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and 
 	@rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/src $(BUILD)
 	$(call cuda_build,$(GPU_BUNDLE),$(CUDA_CFLAGS),$(CUDA_LDFLAGS))
 	$(call vulkan_bundle,$(GPU_BUNDLE))
+	# the opencl build and the ICD loader (ocl-icd, from make setup) for steps/opencl-fuse.sh,
+	# on the GPU machine's NVIDIA OpenCL driver
+	@mkdir -p $(GPU_BUNDLE)/opencl
+	$(GO) test -c -ldflags='-s -w' -o $(GPU_BUNDLE)/opencl/vkfft-opencl.test ./vkfft/
+	gzip -9f $(GPU_BUNDLE)/opencl/vkfft-opencl.test
+	cp -L $(OPENCL_LOADER) $(GPU_BUNDLE)/opencl/libOpenCL.so.1
 	# the concurrency tests under the race detector (GPU step race)
 	CGO_CFLAGS="-O2 -g $(CUDA_CFLAGS)" CGO_LDFLAGS="$(CUDA_LDFLAGS)" $(GO) test -c -race -tags cuda -ldflags='-s -w' -o $(GPU_BUNDLE)/vkfft-race.test ./vkfft/
 	if [ -n "$(NVRTC_DEBS)" ]; then mkdir -p $(GPU_BUNDLE)/debs && cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/; fi

@@ -386,10 +386,14 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 		if f.SumF, err = engine.ModuleKernel(sp.module, "vkg_sum_f"); err != nil {
 			return err
 		}
-		if f.Partials, err = sp.alloc(int64(directGroups) * int64(spec.n) * 4); err != nil {
+		// a row per work-group of a launch, which aims at no more (below), each of at
+		// least ty transforms of the batch
+		_, ty := directGroup(spec.n, directRadices(compiledBackend, spec.n))
+		f.DirectGroups = min(directGroups, (sp.cfg.Batch+ty-1)/ty)
+		if f.Partials, err = sp.alloc(int64(f.DirectGroups) * int64(spec.n) * 4); err != nil {
 			return err
 		}
-		f.SumGroups = sumGroups(sp.dev, directGroups, spec.n)
+		f.SumGroups = sumGroups(sp.dev, f.DirectGroups, spec.n)
 	}
 	tw := directTwiddles(spec.n)
 	if f.Twiddles, err = sp.alloc(int64(len(tw)) * 4); err != nil {
@@ -405,7 +409,10 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 		f.Columns1, f.ColumnsTransforms, f.ColumnsLocal = n1, ty, t*ty
 	} else {
 		t, ty := directGroup(spec.n, directRadices(compiledBackend, spec.n))
-		f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, directGroups
+		f.DirectTransforms, f.DirectLocal = ty, t*ty
+		if f.Partials == 0 {
+			f.DirectGroups = directGroups
+		}
 	}
 	sp.fusion = FusionDirect
 	return sp.finish(h, f)

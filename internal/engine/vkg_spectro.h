@@ -32,8 +32,9 @@ typedef struct vkg_spectro {
 	vkg_mem twiddles;                       /* its exp(-2 pi i e / n) */
 	uint64_t direct_local, direct_ty;       /* its work-group size, transforms at once */
 	uint64_t direct_groups;                 /* work-groups a launch aims at */
-	/* where the direct kernel cannot add floats atomically but by compare-and-swap
-	 * (OpenCL): a row of sums per work-group, which sum_f adds into the bins */
+	/* where the direct kernel writes rows instead of adding into the bins (OpenCL, a
+	 * Vulkan device without float atomics): a row of sums per work-group of a launch,
+	 * direct_groups rows, which sum_f adds into the bins */
 	vkg_mem partials;
 	/* the split direct path (N = split_n1 * n2): its column kernel (direct is the row
 	 * kernel), work-group size and columns at once, and a chunk's intermediate spectra */
