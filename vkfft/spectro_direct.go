@@ -356,8 +356,8 @@ func directModuleSource(b Backend, spec loadSpec, rows bool) string {
 	return sampleModuleSource(b, spec, ks, b != Vulkan || !rows)
 }
 
-// buildDirect makes the direct path: its kernel in one module with the companion kernels
-// (the zero kernel clears the bins) and its twiddles; no VkFFT plan and no chunk buffer.
+// buildDirect makes the direct path: its kernels in one module with the companion
+// kernels (the zero kernel clears the bins) and their twiddles; no VkFFT plan.
 func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.SpectroFields) error {
 	var err error
 	ks := kernelsFor(&sp.dev.info)
@@ -368,32 +368,13 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 	if f.Zero, err = engine.ModuleKernel(sp.module, "vkg_zero"); err != nil {
 		return err
 	}
-	n1, n2, split := directSplit(spec.n)
-	if split {
-		if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct_rows"); err != nil {
-			return err
-		}
-		if f.Columns, err = engine.ModuleKernel(sp.module, "vkg_direct_cols"); err != nil {
-			return err
-		}
-		if f.Mid, err = sp.alloc(int64(sp.chunk) * int64(spec.n) * 8); err != nil {
-			return err
-		}
-		sp.perm = splitOrder(n1, n2)
-	} else if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct"); err != nil {
+	if _, _, split := directSplit(spec.n); split {
+		err = sp.buildSplit(spec, f)
+	} else {
+		err = sp.buildOneKernel(spec, f, rows)
+	}
+	if err != nil {
 		return err
-	} else if rows {
-		if f.SumF, err = engine.ModuleKernel(sp.module, "vkg_sum_f"); err != nil {
-			return err
-		}
-		// a row per work-group of a launch, which aims at no more (below), each of at
-		// least ty transforms of the batch
-		_, ty := directGroup(spec.n, directRadices(compiledBackend, spec.n))
-		f.DirectGroups = min(directGroups, (sp.cfg.Batch+ty-1)/ty)
-		if f.Partials, err = sp.alloc(int64(f.DirectGroups) * int64(spec.n) * 4); err != nil {
-			return err
-		}
-		f.SumGroups = sumGroups(sp.dev, f.DirectGroups, spec.n)
 	}
 	tw := directTwiddles(spec.n)
 	if f.Twiddles, err = sp.alloc(int64(len(tw)) * 4); err != nil {
@@ -402,18 +383,53 @@ func (sp *Spectrometer) buildDirect(h engine.Device, spec loadSpec, f *engine.Sp
 	if err = engine.MemUpload(h, sp.st, f.Twiddles, unsafe.Pointer(&tw[0]), int64(len(tw))*4); err != nil {
 		return err
 	}
-	if split {
-		t, ty := splitRowGroup(compiledBackend, n1, n2)
-		f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, splitRowGroups
-		t, ty = splitColumnGroup(n1)
-		f.Columns1, f.ColumnsTransforms, f.ColumnsLocal = n1, ty, t*ty
-	} else {
-		t, ty := directGroup(spec.n, directRadices(compiledBackend, spec.n))
-		f.DirectTransforms, f.DirectLocal = ty, t*ty
-		if f.Partials == 0 {
-			f.DirectGroups = directGroups
-		}
-	}
 	sp.fusion = FusionDirect
 	return sp.finish(h, f)
+}
+
+// buildOneKernel fills in the one-kernel path: its kernel and launch shape and, where it
+// writes rows, the rows and the sum kernel that adds them into the bins.
+func (sp *Spectrometer) buildOneKernel(spec loadSpec, f *engine.SpectroFields, rows bool) error {
+	var err error
+	if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct"); err != nil {
+		return err
+	}
+	t, ty := directGroup(spec.n, directRadices(compiledBackend, spec.n))
+	f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, directGroups
+	if !rows {
+		return nil
+	}
+	// a row per work-group of a launch, which aims at no more, each of at least ty
+	// transforms of the batch
+	f.DirectGroups = min(directGroups, (sp.cfg.Batch+ty-1)/ty)
+	if f.SumF, err = engine.ModuleKernel(sp.module, "vkg_sum_f"); err != nil {
+		return err
+	}
+	if f.Partials, err = sp.alloc(int64(f.DirectGroups) * int64(spec.n) * 4); err != nil {
+		return err
+	}
+	f.SumGroups = sumGroups(sp.dev, f.DirectGroups, spec.n)
+	return nil
+}
+
+// buildSplit fills in the split path: its column and row kernels and their launch shapes,
+// a chunk's intermediate spectra, and the rows' bin order that Read undoes.
+func (sp *Spectrometer) buildSplit(spec loadSpec, f *engine.SpectroFields) error {
+	var err error
+	n1, n2, _ := directSplit(spec.n)
+	if f.Direct, err = engine.ModuleKernel(sp.module, "vkg_direct_rows"); err != nil {
+		return err
+	}
+	if f.Columns, err = engine.ModuleKernel(sp.module, "vkg_direct_cols"); err != nil {
+		return err
+	}
+	if f.Mid, err = sp.alloc(int64(sp.chunk) * int64(spec.n) * 8); err != nil {
+		return err
+	}
+	sp.perm = splitOrder(n1, n2)
+	t, ty := splitRowGroup(compiledBackend, n1, n2)
+	f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, splitRowGroups
+	t, ty = splitColumnGroup(n1)
+	f.Columns1, f.ColumnsTransforms, f.ColumnsLocal = n1, ty, t*ty
+	return nil
 }
