@@ -4,7 +4,8 @@ package vkfft
 // (sample conversion before the FFT, power accumulation after it), and the text the
 // fused stages splice into VkFFT's own kernels. Kernel bodies are written once
 // (kernelDef, kernels_def.go) in the subset of C that GLSL shares — no pointers, no
-// casts, VKG_GID, VKG_GROUP_Y, VKG_F2, VKG_ATOMIC_ADD(array, index, value) — and a
+// casts, VKG_GID, VKG_GROUP_Y, VKG_F2, VKG_ATOMIC_ADD(array, index, value),
+// VKG_GROUP_ADD(array, bins, index, value) — and a
 // per-backend prelude and signature turn them into CUDA C for NVRTC, OpenCL C, or one
 // GLSL compute shader per kernel for Vulkan (kernels_glsl.go). Only the sample loads
 // differ per backend (they read bytes, which GLSL has no pointer type for): each
@@ -29,6 +30,7 @@ func dialect(b Backend) string {
 #define VKG_GID (blockIdx.x * (vkg_u64)blockDim.x + threadIdx.x)
 #define VKG_GROUP_Y ((vkg_u64)blockIdx.y)
 #define VKG_ATOMIC_ADD(a, i, v) atomicAdd(&(a)[i], (v))
+#define VKG_GROUP_ADD(a, bins, i, v) VKG_ATOMIC_ADD(a, i, v)
 VKG_FN float vkg_half(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 `
 	}
@@ -44,6 +46,7 @@ VKG_FN void vkg_atomic_addf(volatile __global float *p, float v) {
 	do { o.f = *p; n.f = o.f + v; } while (atomic_cmpxchg((volatile __global uint *)p, o.u, n.u) != o.u);
 }
 #define VKG_ATOMIC_ADD(a, i, v) vkg_atomic_addf(&(a)[i], (v))
+#define VKG_GROUP_ADD(a, bins, i, v) VKG_ATOMIC_ADD(a, i, v)
 `
 }
 
@@ -113,9 +116,10 @@ func storeFunc(mode int) string {
 //	vkg_zero(a, n)
 //
 // The sums take items in groups of per along the grid's y; with more than one group
-// they add atomically. Without float atomics (atomics false: a Vulkan device without
-// VK_EXT_shader_atomic_float) the caller launches one group of all items, so that each
-// work-item reduces its bin alone.
+// each group's sums go through VKG_GROUP_ADD: added atomically, or without float
+// atomics (atomics false: a Vulkan device without VK_EXT_shader_atomic_float) written
+// as the group's row of bins sums into x-sized rows that one more launch of vkg_sum_f
+// adds (vkg_spectro.c).
 func companionSource(b Backend, s loadSpec, atomics bool) string {
 	return sampleModuleSource(b, s, companionKernels(b, s), atomics)
 }
@@ -166,7 +170,7 @@ func companionKernels(b Backend, s loadSpec) []kernelDef {
 	if (k >= bins) return;
 	if (b1 > items) b1 = items;
 	for (b = b0; b < b1; b++) { %s v = x[b * stride + k]; s += %s; }
-	if (per < items) VKG_ATOMIC_ADD(psd, k, s); else psd[k] += s;
+	if (per < items) VKG_GROUP_ADD(psd, bins, k, s); else psd[k] += s;
 `, k.typ, k.pow)})
 	}
 	return append(defs, kernelDef{name: "vkg_zero", params: []kernelParam{{name: "a", elem: "float"}, {name: "n"}},

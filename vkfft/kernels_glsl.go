@@ -34,10 +34,11 @@ type glslOptions struct {
 
 // glslDialect defines the kernel dialect's names in GLSL.
 func glslDialect(o glslOptions) string {
-	atomic := "#define VKG_ATOMIC_ADD(a, i, v) atomicAdd(a[i], v)\n"
+	atomic := "#define VKG_ATOMIC_ADD(a, i, v) atomicAdd(a[i], v)\n#define VKG_GROUP_ADD(a, bins, i, v) atomicAdd(a[i], v)\n"
 	if !o.atomics {
-		// only reached with one group along y (each bin reduced by one work-item)
-		atomic = "#define VKG_ATOMIC_ADD(a, i, v) a[i] += (v)\n"
+		// a group's sums written as its row, which a second launch adds; VKG_ATOMIC_ADD
+		// only where one work-item adds to each address
+		atomic = "#define VKG_ATOMIC_ADD(a, i, v) a[i] += (v)\n#define VKG_GROUP_ADD(a, bins, i, v) a[VKG_GROUP_Y * (bins) + (i)] = (v)\n"
 	}
 	return `#define vkg_u64 uint
 #define float2 vec2
@@ -70,7 +71,7 @@ func (k kernelDef) glslShader(o glslOptions) (sig, shader string) {
 	var sb, sg strings.Builder
 	sb.WriteString("#version 450\n")
 	// the extension only where an atomic add is written (and so only then the device feature)
-	o.atomics = o.atomics && strings.Contains(k.body, "VKG_ATOMIC_ADD")
+	o.atomics = o.atomics && (strings.Contains(k.body, "VKG_ATOMIC_ADD") || strings.Contains(k.body, "VKG_GROUP_ADD"))
 	if o.atomics {
 		sb.WriteString("#extension GL_EXT_shader_atomic_float : require\n")
 	}

@@ -16,7 +16,6 @@ type Fusion int
 
 const (
 	// FusionAuto picks the fastest path measured (FusionDirect where it runs on a GPU,
-	// under Vulkan one with float atomics,
 	// else FusionAtomic, see docs/convolution-spectrometer.md; FusionPower on a Vulkan
 	// device without float atomics and on an OpenCL GPU, which adds floats by
 	// compare-and-swap), falling back to FusionCompanion where VkFFT's kernels cannot
@@ -368,6 +367,9 @@ func (sp *Spectrometer) build(h engine.Device, noReorder bool) error {
 		}
 	}
 	f.SumGroups = sumGroups(d, sp.chunk, sp.bins)
+	if err = sp.allocSums(&f, sp.bins); err != nil {
+		return err
+	}
 
 	kind := kindC2C
 	if f.RealInput {
@@ -527,18 +529,28 @@ func defaultFusion(d *Device) Fusion {
 }
 
 // sumGroups is how many work-groups of the sum kernel share a chunk of items rows of
-// bins, each adding its share into the bins: enough for about 2^18 work-items; one
-// where d has no float atomics (each bin summed by one work-item, no races); at most
+// bins, each adding its share into the bins: enough for about 2^18 work-items; at most
 // contendedSumGroups where its adds contend (floatAddsContend), which at 16 bins and
-// 16384 groups ran the power store at 0.3 GS/s on the H200's OpenCL driver.
+// 16384 groups ran the power store at 0.3 GS/s on the H200's OpenCL driver. Without
+// float atomics each group writes its row instead (allocSums): one work-item per bin
+// summing a chunk alone ran the power store at 2.4 GS/s at 256 points on the H200's
+// Vulkan driver.
 func sumGroups(d *Device, items, bins int) int {
-	switch {
-	case !companionFloatAtomics(d):
-		return 1
-	case floatAddsContend(d):
+	if floatAddsContend(d) {
 		return min(items, contendedSumGroups, max(1, (1<<18+bins-1)/bins))
 	}
 	return min(items, max(1, (1<<18+bins-1)/bins))
+}
+
+// allocSums gives f, on a device without float atomics, the rows of bins its sum
+// kernel's y-groups write (f.SumGroups of them), which a second launch adds into the bins.
+func (sp *Spectrometer) allocSums(f *engine.SpectroFields, bins int) error {
+	if companionFloatAtomics(sp.dev) || f.SumGroups <= 1 {
+		return nil
+	}
+	var err error
+	f.Sums, err = sp.alloc(int64(f.SumGroups) * int64(bins) * 4)
+	return err
 }
 
 // contendedSumGroups bounds the adds by compare-and-swap that meet on a bin from the sum

@@ -98,8 +98,7 @@ func directValueWords(n int) int { return n + n/32 }
 // into them: on OpenCL, whose C adds floats by compare-and-swap — thousands of
 // work-groups retrying on the same bins ran the kernel on the H200's OpenCL driver at 70
 // GS/s at 4096 points and 20 at 1024; writing rows, at 270 and 407 (CUDA's atomic adds:
-// 308 and 477) — and on a Vulkan device without float atomics, where one work-item per
-// bin adds the rows.
+// 308 and 477) — and on a Vulkan device without float atomics.
 func directRows(d *Device) bool { return compiledBackend == OpenCL || !companionFloatAtomics(d) }
 
 // directByDefault says whether FusionAuto takes the direct kernels for cfg on d: where
@@ -107,14 +106,14 @@ func directRows(d *Device) bool { return compiledBackend == OpenCL || !companion
 // on a GPU under every backend, at every size of the one-kernel path and the split sizes
 // of splitByDefault (OpenCL: 232-452 GS/s from 4096 down to 16 points against 1.8 and
 // less for VkFFT's fused atomic store and 19-169 for the power store; 181 and 133 at
-// 2^16 and 2^20 against 127 and 87). Not where a group sum was asked for (which shapes
-// FusionAtomic's store), nor on CPU devices (on PoCL within 15 % of VkFFT's fused path
-// either way from 16 to 65536 points), nor on Vulkan devices without float atomics
-// (not measured).
+// 2^16 and 2^20 against 127 and 87; Vulkan without float atomics, where the split
+// kernels do not run: 240, 202 and 169 GS/s at 256, 1024 and 4096 points against the
+// power store's 2.4 to 30 with one work-item summing each bin). Not where a group sum
+// was asked for (which shapes FusionAtomic's store), nor on CPU devices (on PoCL within
+// 15 % of VkFFT's fused path either way from 16 to 65536 points).
 func directByDefault(d *Device, cfg *SpectrometerConfig) bool {
 	gpu := compiledBackend == CUDA || !d.props.HostMemory
-	measured := compiledBackend != Vulkan || companionFloatAtomics(d)
-	return gpu && measured && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
+	return gpu && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
 		cfg.GroupSum == GroupSumAuto && cfg.GroupTransforms == 0
 }
 
@@ -409,7 +408,7 @@ func (sp *Spectrometer) buildOneKernel(spec loadSpec, f *engine.SpectroFields, r
 		return err
 	}
 	f.SumGroups = sumGroups(sp.dev, f.DirectGroups, spec.n)
-	return nil
+	return sp.allocSums(f, spec.n)
 }
 
 // buildSplit fills in the split path: its column and row kernels and their launch shapes,

@@ -157,7 +157,8 @@ func TestDirectShapes(t *testing.T) {
 		require.Equal(t, [2]int{c.vkRowT, min(c.rowTy, max(1, 64/c.vkRowT))}, [2]int{vkRowT, vkRowTy}, "n %d on Vulkan", c.n)
 	}
 	// FusionAuto's choice: on a GPU every size the kernels take from 16 to 4096 and from
-	// 2^15 (under Vulkan only with float atomics); on a CPU device only under CUDA (which
+	// 2^15 (the split sizes only with float atomics, which directFits checks);
+	// on a CPU device only under CUDA (which
 	// has none)
 	gpu := &Device{props: engine.DeviceInfo{FloatAtomics: true}}
 	cpu := &Device{props: engine.DeviceInfo{FloatAtomics: true, HostMemory: true}}
@@ -173,7 +174,8 @@ func TestDirectShapes(t *testing.T) {
 		want := c.want
 		require.Equal(t, want, directByDefault(gpu, &cfg), "n %d on a GPU", c.n)
 		require.Equal(t, want && compiledBackend == CUDA, directByDefault(cpu, &cfg), "n %d on a CPU", c.n)
-		require.Equal(t, want && compiledBackend != Vulkan, directByDefault(noAtomics, &cfg), "n %d without float atomics", c.n)
+		require.Equal(t, want, directByDefault(noAtomics, &cfg), "n %d without float atomics", c.n)
+		require.Equal(t, want && c.n <= directMaxN, takesDirect(noAtomics, &cfg), "n %d without float atomics: taken", c.n)
 		cfg.GroupSum = GroupSumShared
 		require.False(t, directByDefault(gpu, &cfg), "n %d with a group sum asked for", c.n)
 	}
@@ -207,11 +209,14 @@ func TestDirectShapes(t *testing.T) {
 		}
 	}
 	// every device the tests run on (PoCL, llvmpipe, NVIDIA's) runs the sizes of at most
-	// 17 KiB, so TestSpectrometerDirect runs the direct kernels on each
+	// 17 KiB, so TestSpectrometerDirect runs the direct kernels on each (the split ones
+	// only with float atomics, which VKFFTGO_VULKAN_FLOAT_ATOMICS=0 hides)
 	for _, n := range []int{16, 1024, 8192, 1 << 16} {
 		require.LessOrEqual(t, directSharedBytes(compiledBackend, n), 17<<10, "n %d", n)
-		require.True(t, directFits(testDev, n), "n %d: %d bytes of shared memory, the device has %d", n,
-			directSharedBytes(compiledBackend, n), testDev.props.LocalMemory)
+		_, _, split := directSplit(n)
+		require.Equal(t, !split || companionFloatAtomics(testDev), directFits(testDev, n),
+			"n %d: %d bytes of shared memory, the device has %d", n, directSharedBytes(compiledBackend, n),
+			testDev.props.LocalMemory)
 	}
 	if dir := os.Getenv("VKFFTGO_REWRITE_OUT"); dir != "" {
 		for _, f := range sampleFormatList() {
@@ -253,7 +258,9 @@ func TestDefaultsByDevice(t *testing.T) {
 		require.Equal(t, want, sumGroups(gpu(80<<30, 0), c.items, c.bins), "%d items of %d bins on a GPU", c.items, c.bins)
 		require.Equal(t, c.cpu, sumGroups(cpu, c.items, c.bins), "%d items of %d bins on a CPU", c.items, c.bins)
 	}
-	require.Equal(t, 1, sumGroups(&Device{}, 1<<20, 16), "without float atomics one work-item sums each bin")
+	// without float atomics as many, each writing its row of sums (OpenCL's C adds by
+	// compare-and-swap: there they contend)
+	require.Equal(t, sumGroups(gpu(80<<30, 0), 1<<20, 16), sumGroups(&Device{}, 1<<20, 16))
 
 	for _, c := range []struct {
 		name  string

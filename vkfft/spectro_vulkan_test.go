@@ -170,17 +170,19 @@ func TestVulkanFusedFallbacks(t *testing.T) {
 		require.NoError(t, err)
 		defer d.Close()
 		require.False(t, companionFloatAtomics(d))
-		// FusionDirect: the one-kernel path writes rows of sums that one work-item per bin
-		// adds (1024; 4096 needs more shared memory than llvmpipe's 32 KiB); the split
-		// kernels add into the bins atomically, so they refuse the device (65536)
+		// the one-kernel path writes rows of sums that the sum kernel adds (1024; 4096
+		// where it fits the device's shared memory: not llvmpipe's 32 KiB), asked for
+		// or, on a GPU, by default; the split kernels add into the bins atomically, so
+		// they refuse the device (65536), and the power store's sum kernel writes rows
 		require.True(t, directFits(d, 1024))
 		require.False(t, directFits(d, 65536))
 		for _, f := range []Fusion{FusionAuto, FusionAtomic, FusionDirect} {
 			for _, n := range []int{1024, 4096, 65536} {
-				sp, err := NewSpectrometer(d, SpectrometerConfig{N: n, Batch: 4, Chunk: 2, Input: ComplexInt8, Fusion: f})
+				sp, err := NewSpectrometer(d, SpectrometerConfig{N: n, Batch: 64, Chunk: 32, Input: ComplexInt8, Fusion: f})
 				require.NoError(t, err)
 				want := FusionPower
-				if f == FusionDirect && n == 1024 {
+				asked := f == FusionDirect || f == FusionAuto && !d.props.HostMemory
+				if asked && n <= directMaxN && directFits(d, n) {
 					want = FusionDirect
 				}
 				require.Equal(t, want, sp.Fusion(), "%v at %d", f, n)

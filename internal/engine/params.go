@@ -187,6 +187,9 @@ type SpectroFields struct {
 	// where the direct kernel writes a row of sums per work-group (OpenCL), the rows
 	// that SumF adds into the bins
 	Partials uint64
+	// without float atomics (Vulkan), SumGroups rows of bins: a row per y-group of a sum
+	// kernel, which a second launch of SumF adds into the bins
+	Sums uint64
 }
 
 // Whole-spectrum modes (VKG_FULL_*).

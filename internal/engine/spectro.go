@@ -40,7 +40,7 @@ func SpectroNew(d Device, f *SpectroFields) Spectro {
 	s.direct_local, s.direct_ty = C.uint64_t(f.DirectLocal), C.uint64_t(f.DirectTransforms)
 	s.direct_groups = C.uint64_t(f.DirectGroups)
 	s.columns, s.mid = k(f.Columns), C.vkg_mem(f.Mid)
-	s.partials = C.vkg_mem(f.Partials)
+	s.partials, s.sums = C.vkg_mem(f.Partials), C.vkg_mem(f.Sums)
 	s.split_n1, s.columns_local, s.columns_ty = C.uint64_t(f.Columns1), C.uint64_t(f.ColumnsLocal),
 		C.uint64_t(f.ColumnsTransforms)
 	return Spectro(s)

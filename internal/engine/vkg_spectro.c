@@ -7,16 +7,25 @@
 #define VKG_SUM_LOCAL 256u
 
 /* adds items rows of x (stride apart; float2 |X|^2 by sum_c, floats by sum_f) into
- * the bins, per rows by each of the grid's y-groups */
+ * the bins, per rows by each of the grid's y-groups: added atomically, or where the
+ * device has no float atomics (sums) written as one row each, which one more launch adds */
 static int launch_sum_of(vkg_spectro *s, vkg_kernel *k, vkg_mem x, uint64_t stride, uint64_t items, uint64_t per,
 			 vkg_status *st)
 {
 	uint64_t groups[2];
-	vkg_arg args[6] = {{&x, sizeof x},           {&s->psd, sizeof s->psd}, {&s->bins, sizeof s->bins},
-			   {&stride, sizeof stride}, {&items, sizeof items},   {&per, sizeof per}};
 	groups[0] = (s->bins + VKG_SUM_LOCAL - 1) / VKG_SUM_LOCAL;
 	groups[1] = (items + per - 1) / per;
-	return vkg_kernel_launch(s->dev, 0, k, groups, VKG_SUM_LOCAL, 6, args, st);
+	vkg_mem dst = s->sums && groups[1] > 1 ? s->sums : s->psd;
+	vkg_arg args[6] = {{&x, sizeof x},           {&dst, sizeof dst},     {&s->bins, sizeof s->bins},
+			   {&stride, sizeof stride}, {&items, sizeof items}, {&per, sizeof per}};
+	int rc = vkg_kernel_launch(s->dev, 0, k, groups, VKG_SUM_LOCAL, 6, args, st);
+	if (rc || dst == s->psd)
+		return rc;
+	uint64_t rows = groups[1];
+	vkg_arg add[6] = {{&s->sums, sizeof s->sums}, {&s->psd, sizeof s->psd}, {&s->bins, sizeof s->bins},
+			  {&s->bins, sizeof s->bins}, {&rows, sizeof rows},         {&rows, sizeof rows}};
+	groups[1] = 1;
+	return vkg_kernel_launch(s->dev, 0, s->sum_f, groups, VKG_SUM_LOCAL, 6, add, st);
 }
 
 static int launch_sum(vkg_spectro *s, int power, vkg_status *st)

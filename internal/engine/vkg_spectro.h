@@ -27,6 +27,9 @@ typedef struct vkg_spectro {
 	uint64_t sample_bytes;   /* bytes of one input sample */
 	uint64_t sum_groups;     /* y-groups of the sum kernel (atomic adds when > 1): of a
 				  * chunk's items, or of the direct kernel's partial rows */
+	/* without float atomics (Vulkan): sum_groups rows of bins, one per y-group of the
+	 * sum kernel, which a second launch of sum_f adds into the bins; 0 elsewhere */
+	vkg_mem sums;
 	vkg_kernel *convert, *sum_c, *sum_f, *zero;
 	vkg_kernel *direct;                     /* VKG_SP_DIRECT's kernel */
 	vkg_mem twiddles;                       /* its exp(-2 pi i e / n) */
