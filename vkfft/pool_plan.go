@@ -69,6 +69,7 @@ func NewPoolPlan[T Complex](pool *Pool, cfg Config) (*PoolPlan[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	l.cfg.Tuning = shardTuning(l.cfg.Tuning, plans, func(p *Plan[T]) Tuning { return p.p.l.cfg.Tuning })
 	p := &PoolPlan[T]{plans: plans, cfg: l.cfg, n: l.n, len: l.complexLen}
 	p.core.init(pool, "pool plan", shards, p.runShard, func(i int) { plans[i].Close() })
 	return p, nil
@@ -86,7 +87,8 @@ func (p *PoolPlan[T]) runShard(i int, j planJob[T]) error {
 // Len is the number of elements Forward and Inverse take and return: Batch × prod(Shape).
 func (p *PoolPlan[T]) Len() int { return p.len }
 
-// Config returns the plan's configuration (the whole batch).
+// Config returns the plan's configuration (the whole batch), with the tuning its
+// devices' plans run where they agree.
 func (p *PoolPlan[T]) Config() Config { return cloneConfig(p.cfg) }
 
 // Batches reports how many transforms of the batch each of the pool's devices runs, in
@@ -158,11 +160,28 @@ func NewPoolRealPlan[R Real, C Complex](pool *Pool, cfg Config) (*PoolRealPlan[R
 	if err != nil {
 		return nil, err
 	}
+	l.cfg.Tuning = shardTuning(l.cfg.Tuning, plans, func(p *RealPlan[R, C]) Tuning { return p.p.l.cfg.Tuning })
 	b := l.cfg.Batch
 	p := &PoolRealPlan[R, C]{plans: plans, cfg: l.cfg, rn: l.realLen / b, cn: l.complexLen / b, rlen: l.realLen,
 		clen: l.complexLen}
 	p.core.init(pool, "pool plan", shards, p.runShard, func(i int) { plans[i].Close() })
 	return p, nil
+}
+
+// shardTuning is the tuning the shards' plans run where they all run the same one (a
+// prior they start from on NVIDIA where the configuration gives none), so that a pool
+// plan's Config reports what a one-device plan's does; else given.
+func shardTuning[P any](given Tuning, plans []P, tuning func(P) Tuning) Tuning {
+	if len(plans) == 0 {
+		return given
+	}
+	first := tuning(plans[0])
+	for _, p := range plans[1:] {
+		if tuning(p) != first {
+			return given
+		}
+	}
+	return first
 }
 
 // realUnit is the number of transforms a real plan's shards take in whole multiples of
@@ -199,7 +218,8 @@ func (p *PoolRealPlan[R, C]) RealLen() int { return p.rlen }
 // ComplexLen is the number of spectrum elements: Batch × prod(Shape[:-1]) × (Shape[-1]/2+1).
 func (p *PoolRealPlan[R, C]) ComplexLen() int { return p.clen }
 
-// Config returns the plan's configuration (the whole batch).
+// Config returns the plan's configuration (the whole batch), with the tuning its
+// devices' plans run where they agree.
 func (p *PoolRealPlan[R, C]) Config() Config { return cloneConfig(p.cfg) }
 
 // Batches reports how many transforms each of the pool's devices runs (see PoolPlan).
