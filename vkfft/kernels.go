@@ -116,10 +116,10 @@ func storeFunc(mode int) string {
 //	vkg_zero(a, n)
 //
 // The sums take items in groups of per along the grid's y; with more than one group
-// each group's sums go through VKG_GROUP_ADD: added atomically, or without float
-// atomics (atomics false: a Vulkan device without VK_EXT_shader_atomic_float) written
-// as the group's row of bins sums into x-sized rows that one more launch of vkg_sum_f
-// adds (vkg_spectro.c).
+// each group's sums go through VKG_GROUP_ADD: added into the bins atomically, or without
+// float atomics (atomics false: a Vulkan device without VK_EXT_shader_atomic_float)
+// written as the group's own row of bins in psd's place, rows that one more launch of
+// vkg_sum_f adds into the bins (vkg_spectro.c).
 func companionSource(b Backend, s loadSpec, atomics bool) string {
 	return sampleModuleSource(b, s, companionKernels(b, s), atomics)
 }
