@@ -18,6 +18,9 @@
 #   vulkan-fuse-cuda.log    the CUDA rows; vulkan-fuse-cufft-N.log the cuFFT ones
 #   vulkan-fuse-tests.log   TestVulkanFused*, TestSpectrometer*, TestFuseRewrite* on Vulkan
 #   vulkan-fuse-glsl.tgz    VkFFT's kernels and their rewrites (VKFFTGO_FUSE_DUMP)
+#   vulkan-fuse-noatomics.log  the rows with the device's float atomics hidden
+#                           (VKFFTGO_VULKAN_FLOAT_ATOMICS=0): FusionAuto, the direct
+#                           kernels' rows, the power store
 vf_sizes=${VULKAN_FUSE_SIZES:-65536x4096,1048576x256,4096x65536,1024x262144}
 vf_fusions=${VULKAN_FUSE_FUSIONS:-auto,companion,load,power,atomic,direct}
 VULKAN_SETUP_ONLY=1 source "$B/steps/vulkan.sh"
@@ -44,6 +47,17 @@ if vulkan_setup; then
 		"$W/vk/vkfft-vulkan.test" -test.count=1 -test.v \
 		-test.run 'TestVulkanFused|TestVulkanRefusesFusedStages|TestSpectrometer|TestFuseRewrite|TestFuseGroup|TestFusedGroup'
 	tar czf "$OUT/vulkan-fuse-glsl.tgz" -C "$W/vf-glsl" . 2>/dev/null
+	# the device's float atomics hidden, as on a GPU without them: the direct kernels'
+	# rows and the power store, whose sum kernels write rows too (VULKAN_FUSE_NOATOMICS=off
+	# leaves it out)
+	if [ "${VULKAN_FUSE_NOATOMICS:-}" != off ]; then
+		VKFFTGO_VULKAN_FLOAT_ATOMICS=0 VKFFTGO_FUSE_BENCH=1 VKFFTGO_FUSE_FUSIONS=auto,direct,power VKFFTGO_FUSE_CHUNKS=auto \
+			VKFFTGO_FUSE_GROUP=off VKFFTGO_FUSE_CONV=off VKFFTGO_FUSE_HOST=off \
+			VKFFTGO_FUSE_SIZES=${VULKAN_FUSE_NOATOMICS_SIZES:-16x16777216,256x1048576,1024x262144,4096x65536,65536x4096} \
+			VKFFTGO_CACHE_DIR=$W/vf-kcache-noatomics step vulkan-fuse-noatomics 300 "$W/vk/vkfft-vulkan.test" \
+			-test.count=1 -test.v -test.run '^TestFuseBench$'
+		grep -h 'GS/s' "$OUT/vulkan-fuse-noatomics.log" | sed -E 's/tuning=0:0:0 shared=0 order=auto //'
+	fi
 	grep -hE '^(--- FAIL|FAIL|ok|PASS)' "$OUT/vulkan-fuse-tests.log" | tail -n 10
 fi
 
