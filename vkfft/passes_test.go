@@ -42,8 +42,8 @@ func TestPlanPasses(t *testing.T) {
 	}
 	t.Run("4096²: the passes of each axis", func(t *testing.T) {
 		// how many a strided axis takes depends on the device's shared memory, and in a
-		// 2-D plan may be more than alone (under Vulkan on NVIDIA, where the patched
-		// radices of 4096 points leave the strided axis two: 3 passes against 1 + 1)
+		// 2-D plan may be more than alone (under Vulkan on NVIDIA, with the patched
+		// radices of 4096 points: 3 passes against 1 + 1)
 		var each [2]int
 		for axis := range each {
 			p, err := NewPlan[complex64](testDev, Config{Shape: []int{4096, 4096}, Axes: []int{axis}})
