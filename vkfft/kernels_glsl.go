@@ -34,7 +34,7 @@ type glslOptions struct {
 
 // glslDialect defines the kernel dialect's names in GLSL.
 func glslDialect(o glslOptions) string {
-	atomic := "#define VKG_ATOMIC_ADD(a, i, v) atomicAdd(a[i], v)\n#define VKG_GROUP_ADD(a, bins, i, v) atomicAdd(a[i], v)\n"
+	atomic := "#define VKG_ATOMIC_ADD(a, i, v) atomicAdd(a[i], v)\n#define VKG_GROUP_ADD(a, bins, i, v) VKG_ATOMIC_ADD(a, i, v)\n"
 	if !o.atomics {
 		// a group's sums written as its row, which a second launch adds; VKG_ATOMIC_ADD
 		// only where one work-item adds to each address

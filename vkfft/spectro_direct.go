@@ -107,10 +107,10 @@ func directRows(d *Device) bool { return compiledBackend == OpenCL || !companion
 // of splitByDefault (OpenCL: 232-452 GS/s from 4096 down to 16 points against 1.8 and
 // less for VkFFT's fused atomic store and 19-169 for the power store; 181 and 133 at
 // 2^16 and 2^20 against 127 and 87; Vulkan without float atomics, where the split
-// kernels do not run: 240, 202 and 169 GS/s at 256, 1024 and 4096 points against the
-// power store's 2.4 to 30 with one work-item summing each bin). Not where a group sum
-// was asked for (which shapes FusionAtomic's store), nor on CPU devices (on PoCL within
-// 15 % of VkFFT's fused path either way from 16 to 65536 points).
+// kernels do not run: 346, 297 and 237 GS/s at 256, 1024 and 4096 points against the
+// power store's 154, 170 and 157, both with their sums written as rows). Not where a
+// group sum was asked for (which shapes FusionAtomic's store), nor on CPU devices (on
+// PoCL within 15 % of VkFFT's fused path either way from 16 to 65536 points).
 func directByDefault(d *Device, cfg *SpectrometerConfig) bool {
 	gpu := compiledBackend == CUDA || !d.props.HostMemory
 	return gpu && (directTwoPasses(cfg.N) != nil || splitByDefault(cfg.N)) && directSupported(cfg) &&
