@@ -148,10 +148,13 @@ func TestDirectShapes(t *testing.T) {
 		if !ok {
 			continue
 		}
-		colT, colTy := splitColumnGroup(n1)
+		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
+			colT, colTy := splitColumnGroup(b, n1)
+			require.Equal(t, [2]int{c.colT, c.colTy}, [2]int{colT, colTy}, "n %d on %v", c.n, b)
+			require.LessOrEqual(t, colTy*splitColumnWords(b, n1)*8, 40960, "n %d on %v: the column kernel's shared memory", c.n, b)
+		}
 		rowT, rowTy := splitRowGroup(CUDA, n1, n2)
-		require.Equal(t, [4]int{c.colT, c.colTy, c.rowT, c.rowTy}, [4]int{colT, colTy, rowT, rowTy}, "n %d", c.n)
-		require.LessOrEqual(t, colTy*splitColumnWords(n1)*8, 40960, "n %d: the column kernel's shared memory", c.n)
+		require.Equal(t, [2]int{c.rowT, c.rowTy}, [2]int{rowT, rowTy}, "n %d", c.n)
 		require.Zero(t, n1%rowTy, "n %d: the row kernel's work-groups hold whole sets of rows", c.n)
 		vkRowT, vkRowTy := splitRowGroup(Vulkan, n1, n2)
 		require.Equal(t, [2]int{c.vkRowT, min(c.rowTy, max(1, 64/c.vkRowT))}, [2]int{vkRowT, vkRowTy}, "n %d on Vulkan", c.n)
@@ -294,4 +297,25 @@ func TestDefaultsByDevice(t *testing.T) {
 		cfg.Chunk = autoChunk(c.n, c.batch, chunkBytes(h200, &cfg))
 		require.Equal(t, [2]int{c.chunk, c.turn}, [2]int{cfg.Chunk, hostTurn(h200, &cfg)}, "n %d", c.n)
 	}
+}
+
+// The column kernel's interleaved columns (CUDA's layout) on the backend the tests run
+// on, against the float64 reference: a size whose columns go through shared memory.
+func TestSplitInterleavedColumns(t *testing.T) {
+	saved := splitInterleaved
+	splitInterleaved = map[Backend]bool{compiledBackend: true}
+	defer func() { splitInterleaved = saved }()
+	cfg := SpectrometerConfig{N: 1 << 19, Batch: 2, Input: ComplexInt8, Chunk: 1, Fusion: FusionDirect}
+	if !directFits(testDev, cfg.N) {
+		t.Skip("the split kernels need float atomics, which this device lacks (VKFFTGO_VULKAN_FLOAT_ATOMICS=0)")
+	}
+	src := directModuleSource(compiledBackend, loadSpec{format: cfg.Input, n: cfg.N, scale: 1}, false)
+	require.Contains(t, src, "* 8u + vkg_y]", "the columns interleaved, 8 a work-group")
+	sp, err := NewSpectrometer(testDev, cfg)
+	require.NoError(t, err)
+	defer sp.Close()
+	require.Equal(t, FusionDirect, sp.Fusion())
+	raw, val := randomSamples(rand.New(rand.NewPCG(13, 14)), cfg.Input, sp.numbers())
+	require.NoError(t, accumulateRaw(sp, raw))
+	t.Logf("relative L2 error %.2e", requireBins(t, sp, val, 1))
 }
