@@ -77,21 +77,20 @@ func directFits(d *Device, n int) bool {
 func directSharedBytes(b Backend, n int) int {
 	n1, n2, split := directSplit(n)
 	if !split {
-		_, ty := directGroup(n, directRadices(b, n))
-		return ty * directValueWords(n) * 8
+		r := directRadices(b, n)
+		_, ty := directGroup(n, r)
+		_, words := directLayout(n, r)
+		return ty * words * 8
 	}
 	_, rowTy := splitRowGroup(b, n1, n2)
-	rows := rowTy * directValueWords(n2) * 8
+	_, rowWords := directLayout(n2, directRadices(b, n2))
+	rows := rowTy * rowWords * 8
 	if n1 <= splitRegisterColumns { // the columns in registers
 		return rows
 	}
 	_, colTy := splitColumnGroup(b, n1)
 	return max(rows, colTy*splitColumnWords(b, n1)*8)
 }
-
-// directValueWords is the shared memory of one transform's n values (of each part),
-// padded by directPad.
-func directValueWords(n int) int { return n + n/32 }
 
 // directRows says whether the direct kernel on d writes one row of sums per work-group,
 // which the sum kernel then adds into the bins (sumGroups), instead of adding its sums
@@ -165,14 +164,14 @@ func directKernel(b Backend, s loadSpec, radices []int, rows bool) kernelDef {
 	n := s.n
 	t, ty := directGroup(n, radices)
 	d := directDialectOf(b)
-	words := directValueWords(n)
+	shift, words := directLayout(n, radices)
 	var body strings.Builder
 	decl, helpers := d.sharedValues(ty * words)
 	body.WriteString(decl)
 	fmt.Fprintf(&body, `	%[1]s vkg_t = %[2]s %% %[3]du, vkg_y = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
 	vkg_u64 vkg_j0 = %[5]s * per, vkg_it;
 `, d.u32, d.lid, t, words, d.cast("vkg_u64", d.group))
-	fft := directFFT{n: n, t: t, radices: radices, table: n, d: d,
+	fft := directFFT{n: n, t: t, radices: radices, table: n, d: d, shift: shift,
 		load: func(elem string) string {
 			return fmt.Sprintf("vkg_live ? vkg_load(src, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
 		},
@@ -210,8 +209,11 @@ type directFFT struct {
 	radices []int
 	table   int
 	d       directDialect
+	// shift pads the transform's values in shared memory: one word per 2^shift
+	// (directLayout)
+	shift int
 	// shared is the index in vkg_sre and vkg_sim of value k (an expression) of the
-	// work-item's transform; nil: vkg_s + k padded by the first radix (addr)
+	// work-item's transform; nil: vkg_s + k padded by shift
 	shared func(k string) string
 	// load is the float2 expression of element elem (an expression) of the work-item's
 	// transform
@@ -277,15 +279,12 @@ func sumPower(live string) func(g *dftGen, slot int, _ string, v cval) {
 }
 
 // addr is the index in vkg_sre and vkg_sim of value k (an expression) of the work-item's
-// transform. By default one word of padding per first radix's values, at least 32: the
-// first pass's work-items, side by side in a warp, store r0 apart, so r0 + 1 apart they
-// fall into different banks (4096 points, 64·64: 339 GS/s against 308 with 32 on the
-// H200); the later passes read side by side. Within directValueWords.
+// transform.
 func (f directFFT) addr(k string) string {
 	if f.shared != nil {
 		return f.shared(k)
 	}
-	return "vkg_s + " + directPadBy(k, max(5, bits.TrailingZeros(uint(f.radices[0]))))
+	return "vkg_s + " + directPadBy(k, f.shift)
 }
 
 // write writes the passes into body.

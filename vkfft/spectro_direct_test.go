@@ -319,3 +319,27 @@ func TestSplitInterleavedColumns(t *testing.T) {
 	require.NoError(t, accumulateRaw(sp, raw))
 	t.Logf("relative L2 error %.2e", requireBins(t, sp, val, 1))
 }
+
+// The direct kernels' shared-memory layout: every transform's padded values within its
+// words (and the rows of sums' layout, directPad), and every access of a warp in one
+// wavefront for the two-pass kernels — the 64·64 passes of 4096 points took two for a
+// quarter of them with one word of padding per 32, and the sizes with several transforms
+// a warp up to four.
+func TestDirectLayout(t *testing.T) {
+	for n := directMinN; n <= directMaxN; n *= 2 {
+		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
+			r := directRadices(b, n)
+			tt, ty := directGroup(n, r)
+			shift, words := directLayout(n, r)
+			require.Less(t, (n-1)+(n-1)>>shift, words, "n %d on %v: values overlap the next transform's", n, b)
+			require.GreaterOrEqual(t, words, n+n/32, "n %d on %v: the rows of sums", n, b)
+			got := directWavefronts(n, r, tt, ty, shift, words)
+			require.LessOrEqual(t, got, directWavefronts(n, r, tt, ty, 5, n+n/32), "n %d on %v", n, b)
+			if len(r) == 2 {
+				accesses := (n/r[0]/tt)*r[0] + (n/r[1]/tt)*r[1]
+				require.Equal(t, accesses, got, "n %d on %v: a wavefront an access", n, b)
+			}
+		}
+	}
+	require.Equal(t, [2]int{6, 4224}, func() [2]int { s, w := directLayout(4096, []int{64, 64}); return [2]int{s, w} }())
+}

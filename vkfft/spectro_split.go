@@ -156,7 +156,7 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 	body.WriteString(splitColumnIndex(d, ty, "vkg_y", n2, s.n))
 	var step []cval      // exp(-2πi c·ns·i/N), i < last: a bin's step within a butterfly
 	w0 := map[int]cval{} // exp(-2πi c·j/N) of butterfly j
-	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, d: d,
+	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, d: d, shift: 5,
 		load: func(elem string) string {
 			return fmt.Sprintf("vkg_live ? vkg_load(src, vkg_base + %s * %du, w) : VKG_F2(0.0f, 0.0f)",
 				d.cast("vkg_u64", "("+elem+")"), n2)
@@ -253,7 +253,8 @@ func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	n1, n2, _ := directSplit(s.n)
 	t, ty := splitRowGroup(b, n1, n2)
 	d := directDialectOf(b)
-	words := directValueWords(n2)
+	radices := directRadices(b, n2)
+	shift, words := directLayout(n2, radices)
 	var body strings.Builder
 	decl, helpers := d.sharedValues(ty * words)
 	body.WriteString(decl)
@@ -261,7 +262,7 @@ func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	%[1]s vkg_k1 = (%[5]s %% %[6]du) * %[7]du + vkg_y;
 	vkg_u64 vkg_j0 = %[8]s * per, vkg_it;
 `, d.u32, d.lid, t, words, d.group, n1/ty, ty, d.cast("vkg_u64", fmt.Sprintf("(%s / %du)", d.group, n1/ty)))
-	fft := directFFT{n: n2, t: t, radices: directRadices(b, n2), table: s.n, d: d,
+	fft := directFFT{n: n2, t: t, radices: radices, table: s.n, d: d, shift: shift,
 		load:   func(elem string) string { return d.ldg(fmt.Sprintf("mid[vkg_base + %s]", elem)) },
 		result: sumPower("")}
 	fft.declareSums(&body)

@@ -1,0 +1,81 @@
+package vkfft
+
+import "math/bits"
+
+// The direct kernels' shared-memory layout. A work-group holds ty transforms of n
+// values (each part, real and imaginary, in its own array), transform y's value k at
+// y·words + k + k/2^shift. A warp's 32 work-items store and load side by side; where two
+// of them reach different words of one bank, the access takes one more pass through
+// shared memory (a wavefront), and the kernels of up to 4096 points run on their
+// instruction issue. Which padding and spacing avoid that depends on how the passes
+// stride and on how many transforms share a warp, so directLayout counts it.
+
+// directBanks is the number of shared-memory banks a warp's access is spread over.
+const directBanks = 32
+
+// directLayout is the layout of the direct kernels' n points in the passes of radices:
+// the padding (one word per 2^shift values) and the words between transforms, chosen
+// among the first radix's padding and one per 32 values, spaced by up to 31 more words,
+// for the fewest wavefronts of a warp's accesses (directWavefronts); the smallest words
+// among equals, one per 32 first. Words hold directPad's layout too (the rows of sums).
+// On the H200 under CUDA, against one word per 32 and transforms n + n/32 apart: 16 points
+// 448 GS/s against 351, 64 598 against 477, 128 557 against 508, 4096 (64·64, one per
+// 64) 339 against 308, 256 and 512 2-3 % faster; under Vulkan 16 points 433 against
+// 355, 512 2 % slower, the other sizes within 2 %.
+func directLayout(n int, radices []int) (shift, words int) {
+	t, ty := directGroup(n, radices)
+	best := -1
+	for _, s := range []int{5, bits.TrailingZeros(uint(radices[0]))} {
+		for extra := range directBanks {
+			w := max(n+n>>5, n+n>>s) + extra
+			if f := directWavefronts(n, radices, t, ty, s, w); best < 0 || f < best {
+				best, shift, words = f, s, w
+			}
+		}
+	}
+	return shift, words
+}
+
+// directWavefronts counts the wavefronts of the first warp's shared-memory accesses in
+// the passes of radices (directFFT.write's stores and loads), t work-items a transform,
+// ty transforms a work-group, in the layout of shift and words.
+func directWavefronts(n int, radices []int, t, ty, shift, words int) int {
+	lanes := min(directBanks, t*ty)
+	total := 0
+	access := func(index func(j int) int) {
+		var seen [directBanks][]int
+		most := 0
+		for lane := range lanes {
+			k := index(lane % t)
+			a := (lane/t)*words + k + k>>shift
+			b := a % directBanks
+			fresh := true
+			for _, x := range seen[b] {
+				fresh = fresh && x != a
+			}
+			if fresh {
+				seen[b] = append(seen[b], a)
+				most = max(most, len(seen[b]))
+			}
+		}
+		total += most
+	}
+	ns := 1
+	for p, r := range radices {
+		for bf := range n / r / t {
+			for i := range r {
+				if p > 0 { // the pass's loads
+					access(func(j int) int { return j + bf*t + i*(n/r) })
+				}
+				if p < len(radices)-1 { // its stores
+					access(func(j int) int {
+						j += bf * t
+						return (j/ns)*ns*r + j%ns + i*ns
+					})
+				}
+			}
+		}
+		ns *= r
+	}
+	return total
+}
