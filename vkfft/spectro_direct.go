@@ -147,8 +147,8 @@ func directTwiddles(n int) []float32 {
 	return tw
 }
 
-// directPad spreads shared-memory addresses: one word of padding per 32, so that the
-// strided writes of the first passes fall into different banks.
+// directPad is the padded index of bin a in a work-group's rows of sums in shared memory
+// (storeGroupSums): one word per 32, within directLayout's words.
 func directPad(a string) string { return directPadBy(a, 5) }
 
 // directPadBy is a + a/2^shift: one word of padding per 2^shift.

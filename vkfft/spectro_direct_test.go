@@ -341,5 +341,6 @@ func TestDirectLayout(t *testing.T) {
 			}
 		}
 	}
-	require.Equal(t, [2]int{6, 4224}, func() [2]int { s, w := directLayout(4096, []int{64, 64}); return [2]int{s, w} }())
+	shift, words := directLayout(4096, []int{64, 64})
+	require.Equal(t, [2]int{6, 4224}, [2]int{shift, words}, "4096 points: one word per 64")
 }
