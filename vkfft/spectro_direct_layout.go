@@ -1,6 +1,10 @@
 package vkfft
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+	"sync"
+)
 
 // The direct kernels' shared-memory layout. A work-group holds ty transforms of n
 // values (each part, real and imaginary, in its own array), transform y's value k at
@@ -23,6 +27,10 @@ const directBanks = 32
 // 64) 339 against 308, 256 and 512 2-3 % faster; under Vulkan 16 points 433 against
 // 355, 512 2 % slower, the other sizes within 2 %.
 func directLayout(n int, radices []int) (shift, words int) {
+	key := fmt.Sprint(n, radices)
+	if l, ok := directLayouts.Load(key); ok {
+		return l.([2]int)[0], l.([2]int)[1]
+	}
 	t, ty := directGroup(n, radices)
 	best := -1
 	for _, s := range []int{5, bits.TrailingZeros(uint(radices[0]))} {
@@ -33,8 +41,13 @@ func directLayout(n int, radices []int) (shift, words int) {
 			}
 		}
 	}
+	directLayouts.Store(key, [2]int{shift, words})
 	return shift, words
 }
+
+// directLayouts keeps directLayout's answers (a few milliseconds of counting each) by
+// size and passes.
+var directLayouts sync.Map
 
 // directWavefronts counts the wavefronts of the first warp's shared-memory accesses in
 // the passes of radices (directFFT.write's stores and loads), t work-items a transform,
