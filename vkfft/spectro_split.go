@@ -151,8 +151,11 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 	var body strings.Builder
 	decl, helpers := d.sharedValues(ty * words)
 	body.WriteString(decl)
-	fmt.Fprintf(&body, `	%[1]s vkg_y = %[2]s %% %[3]du, vkg_t = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
-`, d.u32, d.lid, ty, words)
+	start := "" // where the work-item's column starts: interleaved, the layout says
+	if !splitInterleaved[b] {
+		start = fmt.Sprintf(", vkg_s = vkg_y * %du", words)
+	}
+	fmt.Fprintf(&body, "\t%[1]s vkg_y = %[2]s %% %[3]du, vkg_t = %[2]s / %[3]du%[4]s;\n", d.u32, d.lid, ty, start)
 	body.WriteString(splitColumnIndex(d, ty, "vkg_y", n2, s.n))
 	var step []cval      // exp(-2πi c·ns·i/N), i < last: a bin's step within a butterfly
 	w0 := map[int]cval{} // exp(-2πi c·j/N) of butterfly j
