@@ -79,11 +79,11 @@ func directSharedBytes(b Backend, n int) int {
 	if !split {
 		r := directRadices(b, n)
 		_, ty := directGroup(n, r)
-		_, words := directLayout(n, r)
+		_, words := directLayout(n, r, directPairs)
 		return ty * words * 8
 	}
 	_, rowTy := splitRowGroup(b, n1, n2)
-	_, rowWords := directLayout(n2, directRadices(b, n2))
+	_, rowWords := directLayout(n2, directRadices(b, n2), directPairs)
 	rows := rowTy * rowWords * 8
 	if n1 <= splitRegisterColumns { // the columns in registers
 		return rows
@@ -137,6 +137,10 @@ func directGroup(n int, radices []int) (t, ty int) {
 // 16384 groups and 101 with 65536).
 const directGroups = 4096
 
+// directPairs says whether the direct kernels and the split kernels' rows keep each
+// value in shared memory as a pair of floats (one access a value instead of two).
+var directPairs = true
+
 // directTwiddles are the kernel's exp(-2πi e/n), e < n, from float64.
 func directTwiddles(n int) []float32 {
 	tw := make([]float32, 2*n)
@@ -164,14 +168,14 @@ func directKernel(b Backend, s loadSpec, radices []int, rows bool) kernelDef {
 	n := s.n
 	t, ty := directGroup(n, radices)
 	d := directDialectOf(b)
-	shift, words := directLayout(n, radices)
+	shift, words := directLayout(n, radices, directPairs)
 	var body strings.Builder
-	decl, helpers := d.sharedValues(ty * words)
+	decl, helpers := d.sharedValues(ty*words, directPairs)
 	body.WriteString(decl)
 	fmt.Fprintf(&body, `	%[1]s vkg_t = %[2]s %% %[3]du, vkg_y = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
 	vkg_u64 vkg_j0 = %[5]s * per, vkg_it;
 `, d.u32, d.lid, t, words, d.cast("vkg_u64", d.group))
-	fft := directFFT{n: n, t: t, radices: radices, table: n, d: d, shift: shift,
+	fft := directFFT{n: n, t: t, radices: radices, table: n, d: d, shift: shift, pairs: directPairs,
 		load: func(elem string) string {
 			return fmt.Sprintf("vkg_live ? vkg_load(src, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
 		},
@@ -212,8 +216,11 @@ type directFFT struct {
 	// shift pads the transform's values in shared memory: one word per 2^shift
 	// (directLayout)
 	shift int
-	// shared is the index in vkg_sre and vkg_sim of value k (an expression) of the
-	// work-item's transform; nil: vkg_s + k padded by shift
+	// pairs keeps each value's parts side by side (vkg_sv), not in two arrays (vkg_sre
+	// and vkg_sim)
+	pairs bool
+	// shared is the index in shared memory of value k (an expression) of the work-item's
+	// transform; nil: vkg_s + k padded by shift
 	shared func(k string) string
 	// load is the float2 expression of element elem (an expression) of the work-item's
 	// transform
@@ -251,7 +258,7 @@ func (f directFFT) addSums(body *strings.Builder, at func(bin string) string) {
 func (f directFFT) storeGroupSums(body *strings.Builder, ty, words int) {
 	fmt.Fprintf(body, "\t%s;\n", f.d.barrier) // the last pass's values are read
 	for slot := range f.n / f.t {
-		fmt.Fprintf(body, "\tvkg_sre[vkg_s + %s] = vkg_p%d;\n", directPad(f.bin(slot)), slot)
+		fmt.Fprintf(body, "\t%s = vkg_p%d;\n", f.word("vkg_s + "+directPad(f.bin(slot))), slot)
 	}
 	fmt.Fprintf(body, "\t%s;\n", f.d.barrier)
 	var sum strings.Builder
@@ -259,7 +266,7 @@ func (f directFFT) storeGroupSums(body *strings.Builder, ty, words int) {
 		if y > 0 {
 			sum.WriteString(" + ")
 		}
-		fmt.Fprintf(&sum, "vkg_sre[%du + %s]", y*words, directPad("vkg_k"))
+		sum.WriteString(f.word(fmt.Sprintf("%du + %s", y*words, directPad("vkg_k"))))
 	}
 	fmt.Fprintf(body, `	for (%[1]s vkg_k = %[2]s; vkg_k < %[3]du; vkg_k += %[4]du)
 		partial[%[5]s * %[3]du + vkg_k] = %[6]s;
@@ -278,7 +285,16 @@ func sumPower(live string) func(g *dftGen, slot int, _ string, v cval) {
 	}
 }
 
-// addr is the index in vkg_sre and vkg_sim of value k (an expression) of the work-item's
+// word is a float of shared memory, at index i (an expression) of vkg_sre or, for pairs,
+// the first part of vkg_sv's.
+func (f directFFT) word(i string) string {
+	if f.pairs {
+		return "vkg_sv[" + i + "].x"
+	}
+	return "vkg_sre[" + i + "]"
+}
+
+// addr is the index in shared memory of value k (an expression) of the work-item's
 // transform.
 func (f directFFT) addr(k string) string {
 	if f.shared != nil {
@@ -307,6 +323,12 @@ func (f directFFT) write(body *strings.Builder) {
 					continue
 				}
 				at := f.addr(fmt.Sprintf("%s + %du", j, i*(n/r)))
+				if f.pairs {
+					name := fmt.Sprintf("vkg_v%d_%d", p, bf*r+i)
+					fmt.Fprintf(&g.sb, "\t\tfloat2 %s = vkg_sv[%s];\n", name, at)
+					v[i] = cval{name + ".x", name + ".y"}
+					continue
+				}
 				v[i] = g.def("vkg_sre["+at+"]", "vkg_sim["+at+"]")
 			}
 			if ns > 1 { // v[i] *= exp(-2πi (j mod ns)·i / (ns·r))
@@ -331,6 +353,10 @@ func (f directFFT) write(body *strings.Builder) {
 					continue
 				}
 				at := f.addr(fmt.Sprintf("(%[1]s / %[2]du) * %[3]du + %[1]s %% %[2]du + %[4]du", j, ns, ns*r, i*ns))
+				if f.pairs {
+					fmt.Fprintf(body, "\t\tvkg_sv[%s] = VKG_F2(%s, %s);\n", at, v.re, v.im)
+					continue
+				}
 				fmt.Fprintf(body, "\t\tvkg_sre[%[1]s] = %[2]s; vkg_sim[%[1]s] = %[3]s;\n", at, v.re, v.im)
 			}
 		}

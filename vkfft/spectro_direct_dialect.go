@@ -48,10 +48,14 @@ func (d directDialect) cast(typ, x string) string {
 	return "(" + typ + ")" + x
 }
 
-// sharedValues declares vkg_sre and vkg_sim, words floats each: in the kernel's body in
-// C (the first return), before the shader's main in GLSL (the second).
-func (d directDialect) sharedValues(words int) (body, helpers string) {
+// sharedValues declares vkg_sre and vkg_sim, words floats each, or for pairs vkg_sv,
+// words float2: in the kernel's body in C (the first return), before the shader's main in
+// GLSL (the second).
+func (d directDialect) sharedValues(words int, pairs bool) (body, helpers string) {
 	decl := fmt.Sprintf("%s float vkg_sre[%d], vkg_sim[%d];\n", d.shared, words, words)
+	if pairs {
+		decl = fmt.Sprintf("%s float2 vkg_sv[%d];\n", d.shared, words)
+	}
 	if d.glsl {
 		return "", decl
 	}

@@ -17,26 +17,31 @@ import (
 // directBanks is the number of shared-memory banks a warp's access is spread over.
 const directBanks = 32
 
-// directLayout is the layout of the direct kernels' n points in the passes of radices:
-// the padding (one word per 2^shift values) and the words between transforms, chosen
-// among the first radix's padding and one per 32 values, spaced by up to 31 more words,
-// for the fewest wavefronts of a warp's accesses (directWavefronts); the smallest words
-// among equals, one per 32 first. Words hold directPad's layout too (the rows of sums).
-// On the H200 under CUDA, against one word per 32 and transforms n + n/32 apart: 16 points
-// 448 GS/s against 351, 64 598 against 477, 128 557 against 508, 4096 (64·64, one per
-// 64) 339 against 308, 256 and 512 2-3 % faster; under Vulkan 16 points 433 against
-// 355, 512 2 % slower, the other sizes within 2 %.
-func directLayout(n int, radices []int) (shift, words int) {
-	key := fmt.Sprint(n, radices)
+// directLayout is the layout of the direct kernels' n points in the passes of radices,
+// values as pairs (float2) or as two arrays of floats: the padding (one word per 2^shift)
+// and the words between transforms, chosen among the first radix's padding and one per 32
+// values (for pairs also one per 16), spaced by up to 31 more words, for the fewest
+// wavefronts of a warp's accesses (directWavefronts); the smallest words among equals,
+// one per 32 first. Words hold directPad's layout too (the rows of sums). On the H200
+// under CUDA, against one word per 32 and transforms n + n/32 apart: 16 points 448 GS/s
+// against 351, 64 598 against 477, 128 557 against 508, 4096 (64·64, one per 64) 339
+// against 308, 256 and 512 2-3 % faster; under Vulkan 16 points 433 against 355, 512 2 %
+// slower, the other sizes within 2 %.
+func directLayout(n int, radices []int, pairs bool) (shift, words int) {
+	key := fmt.Sprint(n, radices, pairs)
 	if l, ok := directLayouts.Load(key); ok {
 		return l.([2]int)[0], l.([2]int)[1]
 	}
 	t, ty := directGroup(n, radices)
+	shifts := []int{5, bits.TrailingZeros(uint(radices[0]))}
+	if pairs {
+		shifts = append(shifts, 4)
+	}
 	best := -1
-	for _, s := range []int{5, bits.TrailingZeros(uint(radices[0]))} {
+	for _, s := range shifts {
 		for extra := range directBanks {
 			w := max(n+n>>5, n+n>>s) + extra
-			if f := directWavefronts(n, radices, t, ty, s, w); best < 0 || f < best {
+			if f := directWavefronts(n, radices, t, ty, s, w, pairs); best < 0 || f < best {
 				best, shift, words = f, s, w
 			}
 		}
@@ -51,27 +56,33 @@ var directLayouts sync.Map
 
 // directWavefronts counts the wavefronts of the first warp's shared-memory accesses in
 // the passes of radices (directFFT.write's stores and loads), t work-items a transform,
-// ty transforms a work-group, in the layout of shift and words.
-func directWavefronts(n int, radices []int, t, ty, shift, words int) int {
-	lanes := min(directBanks, t*ty)
+// ty transforms a work-group, in the layout of shift and words. Pairs (8 bytes a value)
+// go through shared memory half a warp at a time, over 16 banks of 8 bytes.
+func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs bool) int {
+	lanes, banks := min(directBanks, t*ty), directBanks
+	if pairs {
+		banks = directBanks / 2
+	}
 	total := 0
 	access := func(index func(j int) int) {
-		var seen [directBanks][]int
-		most := 0
-		for lane := range lanes {
-			k := index(lane % t)
-			a := (lane/t)*words + k + k>>shift
-			b := a % directBanks
-			fresh := true
-			for _, x := range seen[b] {
-				fresh = fresh && x != a
+		for first := 0; first < lanes; first += banks {
+			var seen [directBanks][]int
+			most := 0
+			for lane := first; lane < min(lanes, first+banks); lane++ {
+				k := index(lane % t)
+				a := (lane/t)*words + k + k>>shift
+				b := a % banks
+				fresh := true
+				for _, x := range seen[b] {
+					fresh = fresh && x != a
+				}
+				if fresh {
+					seen[b] = append(seen[b], a)
+					most = max(most, len(seen[b]))
+				}
 			}
-			if fresh {
-				seen[b] = append(seen[b], a)
-				most = max(most, len(seen[b]))
-			}
+			total += most
 		}
-		total += most
 	}
 	ns := 1
 	for p, r := range radices {

@@ -191,7 +191,7 @@ func TestDirectShapes(t *testing.T) {
 	}{{CUDA, false}, {OpenCL, true}, {Vulkan, false}, {Vulkan, true}} {
 		for _, n := range []int{16, 1024, 4096} {
 			src := directModuleSource(c.b, loadSpec{format: ComplexInt8, n: n, scale: 1}, c.rows)
-			require.Equal(t, c.rows, strings.Contains(src, " * "+strconv.Itoa(n)+"u + vkg_k] = vkg_sre["), "n %d on %v", n, c.b)
+			require.Equal(t, c.rows, strings.Contains(src, " * "+strconv.Itoa(n)+"u + vkg_k] = vkg_sv["), "n %d on %v", n, c.b)
 			require.Equal(t, !c.rows, strings.Contains(src, "VKG_ATOMIC_ADD(psd, vkg_t + 0u, vkg_p0)"), "n %d on %v", n, c.b)
 			if c.b == Vulkan {
 				require.Equal(t, !c.rows, strings.Contains(src, "GL_EXT_shader_atomic_float"), "n %d on Vulkan", n)
@@ -199,7 +199,7 @@ func TestDirectShapes(t *testing.T) {
 		}
 	}
 	// the shared memory the fit check counts is what the kernels declare, in every dialect
-	declared := regexp.MustCompile(`vkg_sre\[(\d+)\]`)
+	declared := regexp.MustCompile(`(?:vkg_sre|vkg_sv)\[(\d+)\]`)
 	for _, n := range []int{16, 1024, 2048, 4096, 8192, 1 << 16, 1 << 17, 1 << 19, 1 << 20, 1 << 22} {
 		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
 			most := 0
@@ -329,19 +329,27 @@ func TestSplitInterleavedColumns(t *testing.T) {
 func TestDirectLayout(t *testing.T) {
 	for n := directMinN; n <= directMaxN; n *= 2 {
 		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
-			r := directRadices(b, n)
-			tt, ty := directGroup(n, r)
-			shift, words := directLayout(n, r)
-			require.Less(t, (n-1)+(n-1)>>shift, words, "n %d on %v: values overlap the next transform's", n, b)
-			require.GreaterOrEqual(t, words, n+n/32, "n %d on %v: the rows of sums", n, b)
-			got := directWavefronts(n, r, tt, ty, shift, words)
-			require.LessOrEqual(t, got, directWavefronts(n, r, tt, ty, 5, n+n/32), "n %d on %v", n, b)
-			if len(r) == 2 {
-				accesses := (n/r[0]/tt)*r[0] + (n/r[1]/tt)*r[1]
-				require.Equal(t, accesses, got, "n %d on %v: a wavefront an access", n, b)
+			for _, pairs := range []bool{false, true} {
+				r := directRadices(b, n)
+				tt, ty := directGroup(n, r)
+				shift, words := directLayout(n, r, pairs)
+				require.Less(t, (n-1)+(n-1)>>shift, words, "n %d on %v: values overlap the next transform's", n, b)
+				require.GreaterOrEqual(t, words, n+n/32, "n %d on %v: the rows of sums", n, b)
+				got := directWavefronts(n, r, tt, ty, shift, words, pairs)
+				require.LessOrEqual(t, got, directWavefronts(n, r, tt, ty, 5, n+n/32, pairs), "n %d on %v", n, b)
+				if len(r) == 2 {
+					// a wavefront an access, two for pairs (half a warp each)
+					accesses := (n/r[0]/tt)*r[0] + (n/r[1]/tt)*r[1]
+					if pairs {
+						accesses *= 2
+					}
+					require.Equal(t, accesses, got, "n %d on %v, pairs %v: a wavefront an access", n, b, pairs)
+				}
 			}
 		}
 	}
-	shift, words := directLayout(4096, []int{64, 64})
+	shift, words := directLayout(4096, []int{64, 64}, false)
 	require.Equal(t, [2]int{6, 4224}, [2]int{shift, words}, "4096 points: one word per 64")
+	require.Equal(t, 3*128, directWavefronts(4096, []int{64, 64}, 64, 1, 5, 4224, true),
+		"4096 points as pairs, one word per 32: the first pass's stores two wavefronts a half warp")
 }
