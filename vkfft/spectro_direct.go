@@ -79,11 +79,12 @@ func directSharedBytes(b Backend, n int) int {
 	if !split {
 		r := directRadices(b, n)
 		_, ty := directGroup(n, r)
-		_, words := directLayout(n, r, directPairs)
-		return ty * words * 8
+		_, words := directLayout(n, r, directPairs(b, false, false))
+		_, rowsWords := directLayout(n, r, directPairs(b, false, true))
+		return ty * max(words, rowsWords) * 8
 	}
 	_, rowTy := splitRowGroup(b, n1, n2)
-	_, rowWords := directLayout(n2, directRadices(b, n2), directPairs)
+	_, rowWords := directLayout(n2, directRadices(b, n2), directPairs(b, true, false))
 	rows := rowTy * rowWords * 8
 	if n1 <= splitRegisterColumns { // the columns in registers
 		return rows
@@ -137,9 +138,27 @@ func directGroup(n int, radices []int) (t, ty int) {
 // 16384 groups and 101 with 65536).
 const directGroups = 4096
 
-// directPairs says whether the direct kernels and the split kernels' rows keep each
-// value in shared memory as a pair of floats (one access a value instead of two).
-var directPairs = true
+// directPairs says whether a direct kernel on backend b (the split kernels' rows where
+// split; writing rows of sums where rows) keeps each value in shared memory as a pair of
+// floats, one access a value instead of two (directPairsOn, splitRowPairsOn).
+func directPairs(b Backend, split, rows bool) bool {
+	if split {
+		return splitRowPairsOn[b]
+	}
+	return !rows && directPairsOn[b]
+}
+
+// directPairsOn and splitRowPairsOn are the backends where pairs measured faster on the
+// H200: the one-kernel path adding into the bins under CUDA and Vulkan (CUDA: 16 points
+// 485 GS/s against 447, 256 608 against 568, 1024 528 against 476, 4096 359 against 340;
+// Vulkan: 1024 325 against 309, 4096 267 against 247) and the split kernels' rows under
+// Vulkan (2^20 123.5 against 119.8); not OpenCL's rows of sums (4096 248 against 283)
+// nor the split kernels' rows under CUDA (65536 193-195 against 196-199). Variables, so
+// that the tests take pairs on every backend.
+var (
+	directPairsOn   = map[Backend]bool{CUDA: true, Vulkan: true}
+	splitRowPairsOn = map[Backend]bool{Vulkan: true}
+)
 
 // directTwiddles are the kernel's exp(-2πi e/n), e < n, from float64.
 func directTwiddles(n int) []float32 {
@@ -168,14 +187,15 @@ func directKernel(b Backend, s loadSpec, radices []int, rows bool) kernelDef {
 	n := s.n
 	t, ty := directGroup(n, radices)
 	d := directDialectOf(b)
-	shift, words := directLayout(n, radices, directPairs)
+	pairs := directPairs(b, false, rows)
+	shift, words := directLayout(n, radices, pairs)
 	var body strings.Builder
-	decl, helpers := d.sharedValues(ty*words, directPairs)
+	decl, helpers := d.sharedValues(ty*words, pairs)
 	body.WriteString(decl)
 	fmt.Fprintf(&body, `	%[1]s vkg_t = %[2]s %% %[3]du, vkg_y = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
 	vkg_u64 vkg_j0 = %[5]s * per, vkg_it;
 `, d.u32, d.lid, t, words, d.cast("vkg_u64", d.group))
-	fft := directFFT{n: n, t: t, radices: radices, table: n, d: d, shift: shift, pairs: directPairs,
+	fft := directFFT{n: n, t: t, radices: radices, table: n, d: d, shift: shift, pairs: pairs,
 		load: func(elem string) string {
 			return fmt.Sprintf("vkg_live ? vkg_load(src, vkg_base + %s, w) : VKG_F2(0.0f, 0.0f)", elem)
 		},

@@ -191,7 +191,7 @@ func TestDirectShapes(t *testing.T) {
 	}{{CUDA, false}, {OpenCL, true}, {Vulkan, false}, {Vulkan, true}} {
 		for _, n := range []int{16, 1024, 4096} {
 			src := directModuleSource(c.b, loadSpec{format: ComplexInt8, n: n, scale: 1}, c.rows)
-			require.Equal(t, c.rows, strings.Contains(src, " * "+strconv.Itoa(n)+"u + vkg_k] = vkg_sv["), "n %d on %v", n, c.b)
+			require.Equal(t, c.rows, strings.Contains(src, " * "+strconv.Itoa(n)+"u + vkg_k] = vkg_sre["), "n %d on %v", n, c.b)
 			require.Equal(t, !c.rows, strings.Contains(src, "VKG_ATOMIC_ADD(psd, vkg_t + 0u, vkg_p0)"), "n %d on %v", n, c.b)
 			if c.b == Vulkan {
 				require.Equal(t, !c.rows, strings.Contains(src, "GL_EXT_shader_atomic_float"), "n %d on Vulkan", n)
@@ -203,10 +203,12 @@ func TestDirectShapes(t *testing.T) {
 	for _, n := range []int{16, 1024, 2048, 4096, 8192, 1 << 16, 1 << 17, 1 << 19, 1 << 20, 1 << 22} {
 		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
 			most := 0
-			for _, m := range declared.FindAllStringSubmatch(directModuleSource(b, loadSpec{format: ComplexInt8, n: n, scale: 1}, b == OpenCL), -1) {
-				words, err := strconv.Atoi(m[1])
-				require.NoError(t, err)
-				most = max(most, 8*words)
+			for _, rows := range []bool{false, true} {
+				for _, m := range declared.FindAllStringSubmatch(directModuleSource(b, loadSpec{format: ComplexInt8, n: n, scale: 1}, rows), -1) {
+					words, err := strconv.Atoi(m[1])
+					require.NoError(t, err)
+					most = max(most, 8*words)
+				}
 			}
 			require.Equal(t, most, directSharedBytes(b, n), "n %d on %v", n, b)
 		}
@@ -305,13 +307,28 @@ func TestSplitInterleavedColumns(t *testing.T) {
 	saved := splitInterleaved
 	splitInterleaved = map[Backend]bool{compiledBackend: true}
 	defer func() { splitInterleaved = saved }()
+	runSplit(t, "* 8u + vkg_y]", "the columns interleaved, 8 a work-group")
+}
+
+// The split kernels' rows with their values as pairs of floats in shared memory (Vulkan's
+// choice) on the backend the tests run on, against float64.
+func TestSplitRowPairs(t *testing.T) {
+	saved := splitRowPairsOn
+	splitRowPairsOn = map[Backend]bool{compiledBackend: true}
+	defer func() { splitRowPairsOn = saved }()
+	runSplit(t, "vkg_sv[", "the rows' values as pairs")
+}
+
+// runSplit runs the split kernels of 2^19 points against float64 where the device runs
+// them, their module's text containing want.
+func runSplit(t *testing.T, want, what string) {
 	cfg := SpectrometerConfig{N: 1 << 19, Batch: 2, Input: ComplexInt8, Chunk: 1, Fusion: FusionDirect}
 	if !directFits(testDev, cfg.N) { // llvmpipe's 32 KiB of shared memory; no float atomics
 		t.Skipf("the split kernels of %d points do not run on this device: float atomics %v, %d bytes of shared memory against their %d",
 			cfg.N, companionFloatAtomics(testDev), testDev.props.LocalMemory, directSharedBytes(compiledBackend, cfg.N))
 	}
 	src := directModuleSource(compiledBackend, loadSpec{format: cfg.Input, n: cfg.N, scale: 1}, false)
-	require.Contains(t, src, "* 8u + vkg_y]", "the columns interleaved, 8 a work-group")
+	require.Contains(t, src, want, what)
 	sp, err := NewSpectrometer(testDev, cfg)
 	require.NoError(t, err)
 	defer sp.Close()

@@ -257,15 +257,16 @@ func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	t, ty := splitRowGroup(b, n1, n2)
 	d := directDialectOf(b)
 	radices := directRadices(b, n2)
-	shift, words := directLayout(n2, radices, directPairs)
+	pairs := directPairs(b, true, false)
+	shift, words := directLayout(n2, radices, pairs)
 	var body strings.Builder
-	decl, helpers := d.sharedValues(ty*words, directPairs)
+	decl, helpers := d.sharedValues(ty*words, pairs)
 	body.WriteString(decl)
 	fmt.Fprintf(&body, `	%[1]s vkg_t = %[2]s %% %[3]du, vkg_y = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;
 	%[1]s vkg_k1 = (%[5]s %% %[6]du) * %[7]du + vkg_y;
 	vkg_u64 vkg_j0 = %[8]s * per, vkg_it;
 `, d.u32, d.lid, t, words, d.group, n1/ty, ty, d.cast("vkg_u64", fmt.Sprintf("(%s / %du)", d.group, n1/ty)))
-	fft := directFFT{n: n2, t: t, radices: radices, table: s.n, d: d, shift: shift, pairs: directPairs,
+	fft := directFFT{n: n2, t: t, radices: radices, table: s.n, d: d, shift: shift, pairs: pairs,
 		load:   func(elem string) string { return d.ldg(fmt.Sprintf("mid[vkg_base + %s]", elem)) },
 		result: sumPower("")}
 	fft.declareSums(&body)
