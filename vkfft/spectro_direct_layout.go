@@ -23,10 +23,13 @@ const directBanks = 32
 // values (for pairs also one per 16), spaced by up to 31 more words, for the fewest
 // wavefronts of a warp's accesses (directWavefronts); the smallest words among equals,
 // one per 32 first. Words hold directPad's layout too (the rows of sums). On the H200
-// under CUDA, against one word per 32 and transforms n + n/32 apart: 16 points 448 GS/s
-// against 351, 64 598 against 477, 128 557 against 508, 4096 (64·64, one per 64) 339
-// against 308, 256 and 512 2-3 % faster; under Vulkan 16 points 433 against 355, 512 2 %
-// slower, the other sizes within 2 %.
+// under CUDA (two arrays), against one word per 32 and transforms n + n/32 apart: 16
+// points 448 GS/s against 351, 64 598 against 477, 128 557 against 508, 4096 (64·64, one
+// per 64) 339 against 308, 256 and 512 2-3 % faster; under Vulkan 16 points 433 against
+// 355, 512 2 % slower, the other sizes within 2 %. Where no padding takes Vulkan's three
+// passes (2048 and 4096 points) in one wavefront an access, a swizzle (value k's bank
+// XORed by a function of k/32) did, and ran 11-14 % slower: its address arithmetic costs
+// more than the conflicts it saves.
 func directLayout(n int, radices []int, pairs bool) (shift, words int) {
 	key := fmt.Sprint(n, radices, pairs)
 	if l, ok := directLayouts.Load(key); ok {
