@@ -314,6 +314,36 @@ func (f directFFT) word(i string) string {
 	return "vkg_sre[" + i + "]"
 }
 
+// addrs is the index in shared memory of a butterfly's r values, value i at index expr(i)
+// of its transform (an expression of vkg_t), index(j, i) when vkg_t is j. Where the
+// padding puts value i at the same distance from value 0 for every work-item, its index
+// is a variable name (declared into sb) plus that distance, which the compilers fold into
+// the access: one address a butterfly instead of one a value.
+func (f directFFT) addrs(sb *strings.Builder, name string, r int, expr func(i int) string, index func(j, i int) int) []string {
+	out := make([]string, r)
+	declared := false
+	for i := range r {
+		out[i] = f.addr(expr(i))
+		if f.shared != nil {
+			continue
+		}
+		pad := func(k int) int { return k + k>>f.shift }
+		d, same := pad(index(0, i))-pad(index(0, 0)), true
+		for jv := 1; jv < f.t && same; jv++ {
+			same = pad(index(jv, i))-pad(index(jv, 0)) == d
+		}
+		if !same || d < 0 {
+			continue
+		}
+		if !declared {
+			fmt.Fprintf(sb, "\t\t%s %s = %s;\n", f.d.u32, name, f.addr(expr(0)))
+			declared = true
+		}
+		out[i] = fmt.Sprintf("%s + %du", name, d)
+	}
+	return out
+}
+
 // addr is the index in shared memory of value k (an expression) of the work-item's
 // transform.
 func (f directFFT) addr(k string) string {
@@ -335,6 +365,12 @@ func (f directFFT) write(body *strings.Builder) {
 		for bf := range butterflies {
 			j := fmt.Sprintf("(vkg_t + %du)", bf*t) // the butterfly
 			v := make([]cval, r)
+			var loads []string
+			if p > 0 {
+				loads = f.addrs(&g.sb, fmt.Sprintf("vkg_la%d_%d", p, bf), r,
+					func(i int) string { return fmt.Sprintf("%s + %du", j, i*(n/r)) },
+					func(jv, i int) int { return jv + bf*t + i*(n/r) })
+			}
 			for i := range r {
 				if p == 0 {
 					name := fmt.Sprintf("vkg_x%d", bf*r+i)
@@ -342,7 +378,7 @@ func (f directFFT) write(body *strings.Builder) {
 					v[i] = cval{name + ".x", name + ".y"}
 					continue
 				}
-				at := f.addr(fmt.Sprintf("%s + %du", j, i*(n/r)))
+				at := loads[i]
 				if f.pairs {
 					name := fmt.Sprintf("vkg_v%d_%d", p, bf*r+i)
 					fmt.Fprintf(&g.sb, "\t\tfloat2 %s = vkg_sv[%s];\n", name, at)
@@ -367,12 +403,24 @@ func (f directFFT) write(body *strings.Builder) {
 		}
 		for bf, out := range vals {
 			j := fmt.Sprintf("(vkg_t + %du)", bf*t)
+			var stores []string
+			if !last {
+				span := ns
+				stores = f.addrs(body, fmt.Sprintf("vkg_sa%d_%d", p, bf), r,
+					func(i int) string {
+						return fmt.Sprintf("(%[1]s / %[2]du) * %[3]du + %[1]s %% %[2]du + %[4]du", j, span, span*r, i*span)
+					},
+					func(jv, i int) int {
+						jv += bf * t
+						return (jv/span)*span*r + jv%span + i*span
+					})
+			}
 			for i, v := range out {
 				if last {
 					f.result(g, bf*r+i, f.bin(bf*r+i), v)
 					continue
 				}
-				at := f.addr(fmt.Sprintf("(%[1]s / %[2]du) * %[3]du + %[1]s %% %[2]du + %[4]du", j, ns, ns*r, i*ns))
+				at := stores[i]
 				if f.pairs {
 					fmt.Fprintf(body, "\t\tvkg_sv[%s] = VKG_F2(%s, %s);\n", at, v.re, v.im)
 					continue
