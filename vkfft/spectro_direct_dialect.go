@@ -7,7 +7,8 @@ import "fmt"
 // the subset the three share, with the dialect's prelude (dialect, glslDialect) naming
 // vkg_u64, float2, VKG_F2 and VKG_ATOMIC_ADD.
 type directDialect struct {
-	glsl bool
+	backend Backend
+	glsl    bool
 	// lid is the work-item's index in its work-group, group the work-group's index
 	// (over x and z on Vulkan, where a launch's x beyond the device's group count
 	// folds over z), barrier a barrier over the work-group's shared memory
@@ -21,14 +22,14 @@ type directDialect struct {
 func directDialectOf(b Backend) directDialect {
 	switch b {
 	case CUDA:
-		return directDialect{lid: "threadIdx.x", group: "blockIdx.x", barrier: "__syncthreads()",
+		return directDialect{backend: CUDA, lid: "threadIdx.x", group: "blockIdx.x", barrier: "__syncthreads()",
 			u32: "unsigned int", flag: "int", shared: "__shared__", ldgWord: "__ldg"}
 	case Vulkan:
-		return directDialect{glsl: true, lid: "gl_LocalInvocationID.x",
+		return directDialect{backend: Vulkan, glsl: true, lid: "gl_LocalInvocationID.x",
 			group:   "(gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x)",
 			barrier: "memoryBarrierShared(); barrier()", u32: "uint", flag: "bool", shared: "shared"}
 	}
-	return directDialect{lid: "get_local_id(0)", group: "get_group_id(0)", barrier: "barrier(CLK_LOCAL_MEM_FENCE)",
+	return directDialect{backend: OpenCL, lid: "get_local_id(0)", group: "get_group_id(0)", barrier: "barrier(CLK_LOCAL_MEM_FENCE)",
 		u32: "unsigned int", flag: "int", shared: "__local", ldgWord: "*"}
 }
 

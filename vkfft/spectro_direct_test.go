@@ -319,6 +319,26 @@ func TestSplitRowPairs(t *testing.T) {
 	runSplit(t, "vkg_sv[", "the rows' values as pairs")
 }
 
+// The direct kernel and the split rows addressing a butterfly's values from one base
+// (CUDA's and Vulkan's choice) on the backend the tests run on, against float64.
+func TestDirectFolded(t *testing.T) {
+	saved := directFoldOn
+	directFoldOn = map[Backend]bool{compiledBackend: true}
+	defer func() { directFoldOn = saved }()
+	for _, n := range []int{1024, 4096} {
+		spec := loadSpec{format: ComplexInt8, n: n, scale: 1}
+		require.Contains(t, directModuleSource(compiledBackend, spec, directRows(testDev)), "vkg_la1_0 + ", "n %d: folded", n)
+		cfg := SpectrometerConfig{N: n, Batch: 6, Input: ComplexInt8, Chunk: 3, Fusion: FusionDirect}
+		sp, err := NewSpectrometer(testDev, cfg)
+		require.NoError(t, err)
+		raw, val := randomSamples(rand.New(rand.NewPCG(15, uint64(n))), cfg.Input, sp.numbers())
+		require.NoError(t, accumulateRaw(sp, raw))
+		t.Logf("n %d: relative L2 error %.2e", n, requireBins(t, sp, val, 1))
+		require.NoError(t, sp.Close())
+	}
+	runSplit(t, "vkg_la1_0 + ", "the rows folded")
+}
+
 // runSplit runs the split kernels of 2^19 points against float64 where the device runs
 // them, their module's text containing want.
 func runSplit(t *testing.T, want, what string) {
