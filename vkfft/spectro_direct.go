@@ -40,17 +40,39 @@ func directTwoPasses(n int) []int {
 }
 
 // directRadices is the direct kernel's passes for n points on backend b (nil: n is not
-// one it takes): directTwoPasses but under Vulkan at 2048 and 4096 points, where three
-// passes of at most 16 ran faster through NVIDIA's GLSL compiler on the H200 (4096:
-// 16·16·16 246 GS/s against 64·64's 183; 2048: 8·16·16 285 against 32·64's 176), as
-// they did not under CUDA; 1024 keeps 32·32 (308 against 4·16·16's 290).
+// one it takes): directPasses' where it has some, else directTwoPasses.
 func directRadices(b Backend, n int) []int {
-	r := directTwoPasses(n)
-	if b == Vulkan && n >= 2048 && r != nil {
-		return []int{n / 256, 16, 16}
+	if r, ok := directPasses[b][n]; ok {
+		return r
 	}
-	return r
+	return directTwoPasses(n)
 }
+
+// splitRowRadices is the split kernels' row passes for rows of n points on backend b.
+func splitRowRadices(b Backend, n int) []int {
+	if r, ok := splitRowPasses[b][n]; ok {
+		return r
+	}
+	return directTwoPasses(n)
+}
+
+// directPasses and splitRowPasses are the pass shapes that differ from two passes: under
+// Vulkan at 2048 and 4096 points three, as NVIDIA's GLSL compiler ran them faster on the
+// H200 (as they are not under CUDA: 4096 as 16·16·16 203 GS/s against 64·64's 322). One
+// kernel: 4096 as 32·16·8 311-312 GS/s against 16·16·16's 280, 8·16·32 281, 16·8·32 284,
+// 64·64 206; 2048 as 8·16·16 332 against 16·16·8 321, 32·8·8 310, 32·64 196. Rows of
+// 4096 (2^21, 2^22 points): 8·16·32 122.6 and 104.8 GS/s against 16·16·16's 113.0 and
+// 97.3, 16·8·32 120.5 and 102.9, 32·16·8 114.7 and 98.7; rows of 2048 (2^20): 8·16·16
+// 126.3 against 32·8·8 109.0 and 16·16·8 114.7. 1024 keeps 32·32 (308 against 4·16·16's
+// 290). Variables, so that the tests run Vulkan's shapes on every backend.
+var (
+	directPasses = map[Backend]map[int][]int{
+		Vulkan: {2048: {8, 16, 16}, 4096: {32, 16, 8}},
+	}
+	splitRowPasses = map[Backend]map[int][]int{
+		Vulkan: {2048: {8, 16, 16}, 4096: {8, 16, 32}},
+	}
+)
 
 // directSupported reports whether the direct kernel (or the split kernels beyond it)
 // takes a spectrometer of cfg: complex samples, a power-of-two N within range (directFits
@@ -84,7 +106,7 @@ func directSharedBytes(b Backend, n int) int {
 		return ty * max(words, rowsWords) * 8
 	}
 	_, rowTy := splitRowGroup(b, n1, n2)
-	_, rowWords := directLayout(n2, directRadices(b, n2), directPairs(b, true, false))
+	_, rowWords := directLayout(n2, splitRowRadices(b, n2), directPairs(b, true, false))
 	rows := rowTy * rowWords * 8
 	if n1 <= splitRegisterColumns { // the columns in registers
 		return rows

@@ -101,7 +101,7 @@ func TestDirectShapes(t *testing.T) {
 		{32, []int{4, 8}, []int{4, 8}, 4, 16, 4, 16, true},
 		{1024, []int{32, 32}, []int{32, 32}, 32, 2, 32, 2, true},
 		{2048, []int{32, 64}, []int{8, 16, 16}, 32, 2, 128, 1, true},
-		{4096, []int{64, 64}, []int{16, 16, 16}, 64, 1, 256, 1, true},
+		{4096, []int{64, 64}, []int{32, 16, 8}, 64, 1, 128, 1, true},
 		{8, nil, nil, 0, 0, 0, 0, false},
 		{3072, nil, nil, 0, 0, 0, 0, false},
 	} {
@@ -133,10 +133,10 @@ func TestDirectShapes(t *testing.T) {
 		{4096, 0, 0, 0, 0, 0, 0, 0, false, true},
 		{8192, 8, 1024, 1, 64, 32, 2, 32, true, false},
 		{1 << 16, 64, 1024, 1, 64, 32, 2, 32, true, false},
-		{1 << 18, 64, 4096, 1, 64, 64, 1, 256, true, false},
+		{1 << 18, 64, 4096, 1, 64, 64, 1, 128, true, false},
 		{1 << 19, 512, 1024, 16, 8, 32, 2, 32, true, false},
 		{1 << 20, 512, 2048, 16, 8, 32, 2, 128, true, false},
-		{1 << 22, 1024, 4096, 32, 4, 64, 1, 256, true, false},
+		{1 << 22, 1024, 4096, 32, 4, 64, 1, 128, true, false},
 		{1 << 23, 0, 0, 0, 0, 0, 0, 0, false, false},
 		{3 << 12, 0, 0, 0, 0, 0, 0, 0, false, false},
 	} {
@@ -337,6 +337,32 @@ func TestDirectFolded(t *testing.T) {
 		require.NoError(t, sp.Close())
 	}
 	runSplit(t, "vkg_la1_0 + ", "the rows folded")
+}
+
+// Vulkan's pass shapes (its one-kernel 2048 and 4096 points, its rows of 4096) on the
+// backend the tests run on, against float64.
+func TestVulkanPassShapes(t *testing.T) {
+	saved := directPasses
+	defer func() { directPasses = saved }()
+	for _, c := range []struct {
+		n       int
+		radices []int
+	}{{2048, directPasses[Vulkan][2048]}, {4096, directPasses[Vulkan][4096]}, {4096, splitRowPasses[Vulkan][4096]}} {
+		directPasses = map[Backend]map[int][]int{compiledBackend: {c.n: c.radices}}
+		if !directFits(testDev, c.n) {
+			t.Logf("%d points as %v: %d bytes of shared memory, the device has %d", c.n, c.radices,
+				directSharedBytes(compiledBackend, c.n), testDev.props.LocalMemory)
+			continue
+		}
+		cfg := SpectrometerConfig{N: c.n, Batch: 6, Input: ComplexInt8, Chunk: 3, Fusion: FusionDirect}
+		sp, err := NewSpectrometer(testDev, cfg)
+		require.NoError(t, err)
+		require.Equal(t, FusionDirect, sp.Fusion())
+		raw, val := randomSamples(rand.New(rand.NewPCG(17, uint64(c.n))), cfg.Input, sp.numbers())
+		require.NoError(t, accumulateRaw(sp, raw))
+		t.Logf("%d points as %v: relative L2 error %.2e", c.n, c.radices, requireBins(t, sp, val, 1))
+		require.NoError(t, sp.Close())
+	}
 }
 
 // runSplit runs the split kernels of 2^19 points against float64 where the device runs

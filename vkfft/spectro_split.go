@@ -130,7 +130,7 @@ func splitColumnGroup(b Backend, n1 int) (t, ty int) {
 // splitRowGroup is the row kernel's work-group on backend b: t work-items per row, ty
 // rows.
 func splitRowGroup(b Backend, n1, n2 int) (t, ty int) {
-	t, ty = directGroup(n2, directRadices(b, n2))
+	t, ty = directGroup(n2, splitRowRadices(b, n2))
 	return t, min(ty, n1)
 }
 
@@ -256,7 +256,7 @@ func splitRowKernel(b Backend, s loadSpec) kernelDef {
 	n1, n2, _ := directSplit(s.n)
 	t, ty := splitRowGroup(b, n1, n2)
 	d := directDialectOf(b)
-	radices := directRadices(b, n2)
+	radices := splitRowRadices(b, n2)
 	pairs := directPairs(b, true, false)
 	shift, words := directLayout(n2, radices, pairs)
 	var body strings.Builder
