@@ -39,7 +39,7 @@ const (
 	// intermediate spectra). For complex samples and power-of-two N from 16 to 2^22,
 	// where the device's shared memory per work-group holds the kernels (at most 17.5
 	// KiB up to 1024 points, 16.5 KiB from 8192 to 65536, 34 KiB at the others; under
-	// Vulkan 17.5 KiB up to 2048 and 16.5 KiB from 8192 to 2^17), beyond 4096 points on
+	// Vulkan 17.5 KiB up to 2048 and from 8192 to 2^17), beyond 4096 points on
 	// Vulkan only with float atomics; elsewhere it takes FusionAuto's path.
 	FusionDirect
 )
