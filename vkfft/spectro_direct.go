@@ -350,13 +350,14 @@ func (f directFFT) word(i string) string {
 // the access: one address a butterfly instead of one a value (on directFoldOn's backends).
 func (f directFFT) addrs(sb *strings.Builder, name string, r int, expr func(i int) string, index func(j, i int) int) []string {
 	out := make([]string, r)
+	fold := f.shared == nil && directFoldOn[f.d.backend]
+	pad := func(k int) int { return k + k>>f.shift }
 	declared := false
 	for i := range r {
 		out[i] = f.addr(expr(i))
-		if f.shared != nil || !directFoldOn[f.d.backend] {
+		if !fold {
 			continue
 		}
-		pad := func(k int) int { return k + k>>f.shift }
 		d, same := pad(index(0, i))-pad(index(0, 0)), true
 		for jv := 1; jv < f.t && same; jv++ {
 			same = pad(index(jv, i))-pad(index(jv, 0)) == d
