@@ -310,46 +310,27 @@ func TestSplitInterleavedColumns(t *testing.T) {
 	runSplit(t, "* 8u + vkg_y]", "the columns interleaved, 8 a work-group")
 }
 
-// The split kernels' rows with their values as pairs of floats in shared memory (Vulkan's
-// choice) on the backend the tests run on, against float64.
-func TestSplitRowPairs(t *testing.T) {
-	saved := splitRowPairsOn
-	splitRowPairsOn = map[Backend]bool{compiledBackend: true}
-	defer func() { splitRowPairsOn = saved }()
-	runSplit(t, "vkg_sv[", "the rows' values as pairs")
-}
-
-// The direct kernel and the split rows addressing a butterfly's values from one base
-// (CUDA's and Vulkan's choice) on the backend the tests run on, against float64.
-func TestDirectFolded(t *testing.T) {
-	saved := directFoldOn
+// The choices CUDA and Vulkan make, run on the backend the tests run on against float64
+// (one transformation at a time would compile a module each, which PoCL takes seconds
+// for): a butterfly's values addressed from one base, in CUDA's two passes of 4096 points
+// and Vulkan's shapes (2048 and 4096 points in one kernel, its rows of 4096 run as one
+// kernel), and the split rows as pairs from one base, as Vulkan runs them.
+func TestDirectChoicesOfOtherBackends(t *testing.T) {
+	savedFold, savedPasses, savedPairs := directFoldOn, directPasses, splitRowPairsOn
+	defer func() { directFoldOn, directPasses, splitRowPairsOn = savedFold, savedPasses, savedPairs }()
 	directFoldOn = map[Backend]bool{compiledBackend: true}
-	defer func() { directFoldOn = saved }()
-	for _, n := range []int{1024, 4096} {
-		spec := loadSpec{format: ComplexInt8, n: n, scale: 1}
-		require.Contains(t, directModuleSource(compiledBackend, spec, directRows(testDev)), "vkg_la1_0 + ", "n %d: folded", n)
-		cfg := SpectrometerConfig{N: n, Batch: 6, Input: ComplexInt8, Chunk: 3, Fusion: FusionDirect}
-		sp, err := NewSpectrometer(testDev, cfg)
-		require.NoError(t, err)
-		raw, val := randomSamples(rand.New(rand.NewPCG(15, uint64(n))), cfg.Input, sp.numbers())
-		require.NoError(t, accumulateRaw(sp, raw))
-		t.Logf("n %d: relative L2 error %.2e", n, requireBins(t, sp, val, 1))
-		require.NoError(t, sp.Close())
-	}
-	runSplit(t, "vkg_la1_0 + ", "the rows folded")
-}
-
-// Vulkan's pass shapes (its one-kernel 2048 and 4096 points, its rows of 4096) on the
-// backend the tests run on, against float64.
-func TestVulkanPassShapes(t *testing.T) {
-	saved := directPasses
-	defer func() { directPasses = saved }()
 	for _, c := range []struct {
 		n       int
 		radices []int
-	}{{2048, directPasses[Vulkan][2048]}, {4096, directPasses[Vulkan][4096]}, {4096, splitRowPasses[Vulkan][4096]}} {
+	}{
+		{4096, directTwoPasses(4096)}, {2048, savedPasses[Vulkan][2048]}, {4096, savedPasses[Vulkan][4096]},
+		{4096, splitRowPasses[Vulkan][4096]},
+	} {
 		directPasses = map[Backend]map[int][]int{compiledBackend: {c.n: c.radices}}
-		if !directFits(testDev, c.n) {
+		spec := loadSpec{format: ComplexInt8, n: c.n, scale: 1}
+		require.Contains(t, directModuleSource(compiledBackend, spec, directRows(testDev)), "vkg_la1_0 + ",
+			"%d points as %v: addressed from one base", c.n, c.radices)
+		if !directFits(testDev, c.n) { // llvmpipe's 32 KiB
 			t.Logf("%d points as %v: %d bytes of shared memory, the device has %d", c.n, c.radices,
 				directSharedBytes(compiledBackend, c.n), testDev.props.LocalMemory)
 			continue
@@ -363,6 +344,9 @@ func TestVulkanPassShapes(t *testing.T) {
 		t.Logf("%d points as %v: relative L2 error %.2e", c.n, c.radices, requireBins(t, sp, val, 1))
 		require.NoError(t, sp.Close())
 	}
+	directPasses = savedPasses
+	splitRowPairsOn = map[Backend]bool{compiledBackend: true}
+	runSplit(t, "vkg_sv[vkg_la1_0 + ", "the rows as pairs from one base")
 }
 
 // runSplit runs the split kernels of 2^19 points against float64 where the device runs
