@@ -74,16 +74,21 @@ TEST_LANE =
 # vet first, on both cores: it compiles the standard library and the dependencies into
 # Go's cache once, which two lanes starting cold would each compile.
 test: setup setup-vulkan ## everything CI runs: the Go tests beside the C, C++, Vulkan, FFTW3, ITK and MPI ones
+	@echo "make test: set up at $$(date +%T)"
 	$(GO) vet ./...
 	@$(MAKE) --no-print-directory -j2 -Oline test-go-lane test-lane
 
 # One part at a time in each lane: two parts' package installs must not meet, so a part
 # that installs packages belongs in TEST_LANE. A part's own prerequisites may take the
 # core the other lane leaves once it is done.
+# Each part prints how long it took, so that the lanes can be kept even.
 test-go-lane: test-go
-	@set -e; for t in $(GO_LANE); do $(MAKE) --no-print-directory $$t; done
+	@echo "make test: test-go done at $$(date +%T)"
+	@set -e; for t in $(GO_LANE); do s=$$(date +%s); $(MAKE) --no-print-directory $$t; \
+	  echo "make test: $$t took $$(( $$(date +%s) - s )) s (Go lane, done at $$(date +%T))"; done
 test-lane:
-	@set -e; for t in $(TEST_LANE); do $(MAKE) --no-print-directory $$t; done
+	@set -e; for t in $(TEST_LANE); do s=$$(date +%s); $(MAKE) --no-print-directory $$t; \
+	  echo "make test: $$t took $$(( $$(date +%s) - s )) s (other lane, done at $$(date +%T))"; done
 
 run: build ## the main job: device list, benchmark and accuracy check on the default device
 	$(BUILD)/bin/vkfft info
