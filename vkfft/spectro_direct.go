@@ -351,16 +351,16 @@ func (f directFFT) word(i string) string {
 func (f directFFT) addrs(sb *strings.Builder, name string, r int, expr func(i int) string, index func(j, i int) int) []string {
 	out := make([]string, r)
 	fold := f.shared == nil && directFoldOn[f.d.backend]
-	pad := func(k int) int { return k + k>>f.shift }
+	at := func(j, i int) int { return directPadded(index(j, i), f.shift) }
 	declared := false
 	for i := range r {
 		out[i] = f.addr(expr(i))
 		if !fold {
 			continue
 		}
-		d, same := pad(index(0, i))-pad(index(0, 0)), true
+		d, same := at(0, i)-at(0, 0), true
 		for jv := 1; jv < f.t && same; jv++ {
-			same = pad(index(jv, i))-pad(index(jv, 0)) == d
+			same = at(jv, i)-at(jv, 0) == d
 		}
 		if !same || d < 0 {
 			continue
@@ -399,7 +399,7 @@ func (f directFFT) write(body *strings.Builder) {
 			if p > 0 {
 				loads = f.addrs(&g.sb, fmt.Sprintf("vkg_la%d_%d", p, bf), r,
 					func(i int) string { return fmt.Sprintf("%s + %du", j, i*(n/r)) },
-					func(jv, i int) int { return jv + bf*t + i*(n/r) })
+					func(jv, i int) int { return passLoad(n, r, t, jv, bf, i) })
 			}
 			for i := range r {
 				if p == 0 {
@@ -440,10 +440,7 @@ func (f directFFT) write(body *strings.Builder) {
 					func(i int) string {
 						return fmt.Sprintf("(%[1]s / %[2]du) * %[3]du + %[1]s %% %[2]du + %[4]du", j, span, span*r, i*span)
 					},
-					func(jv, i int) int {
-						jv += bf * t
-						return (jv/span)*span*r + jv%span + i*span
-					})
+					func(jv, i int) int { return passStore(r, t, span, jv, bf, i) })
 			}
 			for i, v := range out {
 				if last {

@@ -8,7 +8,6 @@ import "fmt"
 // vkg_u64, float2, VKG_F2 and VKG_ATOMIC_ADD.
 type directDialect struct {
 	backend Backend
-	glsl    bool
 	// lid is the work-item's index in its work-group, group the work-group's index
 	// (over x and z on Vulkan, where a launch's x beyond the device's group count
 	// folds over z), barrier a barrier over the work-group's shared memory
@@ -25,7 +24,7 @@ func directDialectOf(b Backend) directDialect {
 		return directDialect{backend: CUDA, lid: "threadIdx.x", group: "blockIdx.x", barrier: "__syncthreads()",
 			u32: "unsigned int", flag: "int", shared: "__shared__", ldgWord: "__ldg"}
 	case Vulkan:
-		return directDialect{backend: Vulkan, glsl: true, lid: "gl_LocalInvocationID.x",
+		return directDialect{backend: Vulkan, lid: "gl_LocalInvocationID.x",
 			group:   "(gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x)",
 			barrier: "memoryBarrierShared(); barrier()", u32: "uint", flag: "bool", shared: "shared"}
 	}
@@ -33,9 +32,12 @@ func directDialectOf(b Backend) directDialect {
 		u32: "unsigned int", flag: "int", shared: "__local", ldgWord: "*"}
 }
 
+// glsl says whether the dialect is GLSL (Vulkan's shaders).
+func (d directDialect) glsl() bool { return d.backend == Vulkan }
+
 // ldg is a read-only load of lvalue (an element of a buffer the kernel only reads).
 func (d directDialect) ldg(lvalue string) string {
-	if d.glsl {
+	if d.glsl() {
 		return lvalue
 	}
 	return d.ldgWord + "(&" + lvalue + ")"
@@ -43,7 +45,7 @@ func (d directDialect) ldg(lvalue string) string {
 
 // cast converts x (a primary expression) to type typ.
 func (d directDialect) cast(typ, x string) string {
-	if d.glsl {
+	if d.glsl() {
 		return typ + "(" + x + ")"
 	}
 	return "(" + typ + ")" + x
@@ -57,7 +59,7 @@ func (d directDialect) sharedValues(words int, pairs bool) (body, helpers string
 	if pairs {
 		decl = fmt.Sprintf("%s float2 vkg_sv[%d];\n", d.shared, words)
 	}
-	if d.glsl {
+	if d.glsl() {
 		return "", decl
 	}
 	return "\t" + decl, ""
@@ -68,7 +70,7 @@ func (d directDialect) sharedValues(words int, pairs bool) (body, helpers string
 // sample load a GLSL shader defines for itself (C has it in the module's prelude).
 func (d directDialect) finish(k kernelDef, spec loadSpec, local int, loads bool, helpers string) kernelDef {
 	k.local = local
-	if d.glsl && loads {
+	if d.glsl() && loads {
 		helpers += glslLoadFunc(spec)
 	}
 	k.helpers = helpers

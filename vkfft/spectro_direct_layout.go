@@ -7,8 +7,8 @@ import (
 )
 
 // The direct kernels' shared-memory layout. A work-group holds ty transforms of n
-// values (each part, real and imaginary, in its own array), transform y's value k at
-// y·words + k + k/2^shift. A warp's 32 work-items store and load side by side; where two
+// values (as pairs of floats, or each part, real and imaginary, in its own array),
+// transform y's value k at y·words + k + k/2^shift. A warp's 32 work-items store and load side by side; where two
 // of them reach different words of one bank, the access takes one more pass through
 // shared memory (a wavefront), and the kernels of up to 4096 points run on their
 // instruction issue. Which padding and spacing avoid that depends on how the passes
@@ -72,8 +72,7 @@ func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs bool)
 			var seen [directBanks][]int
 			most := 0
 			for lane := first; lane < min(lanes, first+banks); lane++ {
-				k := index(lane % t)
-				a := (lane/t)*words + k + k>>shift
+				a := (lane/t)*words + directPadded(index(lane%t), shift)
 				b := a % banks
 				fresh := true
 				for _, x := range seen[b] {
@@ -92,13 +91,10 @@ func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs bool)
 		for bf := range n / r / t {
 			for i := range r {
 				if p > 0 { // the pass's loads
-					access(func(j int) int { return j + bf*t + i*(n/r) })
+					access(func(j int) int { return passLoad(n, r, t, j, bf, i) })
 				}
 				if p < len(radices)-1 { // its stores
-					access(func(j int) int {
-						j += bf * t
-						return (j/ns)*ns*r + j%ns + i*ns
-					})
+					access(func(j int) int { return passStore(r, t, ns, j, bf, i) })
 				}
 			}
 		}
@@ -106,3 +102,19 @@ func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs bool)
 	}
 	return total
 }
+
+// passLoad is the value of its transform that work-item j loads as input i of its
+// butterfly bf in a pass of radix r (t work-items a transform of n values);
+// directFFT.write's text computes the same.
+func passLoad(n, r, t, j, bf, i int) int { return j + bf*t + i*(n/r) }
+
+// passStore is where work-item j stores output i of its butterfly bf in a pass of radix
+// r after passes spanning ns (Stockham's order); directFFT.write's text computes the same.
+func passStore(r, t, ns, j, bf, i int) int {
+	j += bf * t
+	return (j/ns)*ns*r + j%ns + i*ns
+}
+
+// directPadded is the word of value k padded by one word per 2^shift (directPadBy's
+// arithmetic).
+func directPadded(k, shift int) int { return k + k>>shift }
