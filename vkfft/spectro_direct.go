@@ -111,8 +111,9 @@ func directSharedBytes(b Backend, n int) int {
 	if n1 <= splitRegisterColumns { // the columns in registers
 		return rows
 	}
-	_, colTy := splitColumnGroup(b, n1)
-	return max(rows, colTy*splitColumnWords(b, n1)*8)
+	_, colTy := splitColumnGroup(n1)
+	_, colWords, _ := splitColumnLayout(b, n1)
+	return max(rows, colTy*colWords*8)
 }
 
 // directRows says whether the direct kernel on d writes one row of sums per work-group,
@@ -568,7 +569,7 @@ func (sp *Spectrometer) buildSplit(spec loadSpec, f *engine.SpectroFields) error
 	sp.perm = splitOrder(n1, n2)
 	t, ty := splitRowGroup(compiledBackend, n1, n2)
 	f.DirectTransforms, f.DirectLocal, f.DirectGroups = ty, t*ty, splitRowGroups
-	t, ty = splitColumnGroup(compiledBackend, n1)
+	t, ty = splitColumnGroup(n1)
 	f.Columns1, f.ColumnsTransforms, f.ColumnsLocal = n1, ty, t*ty
 	return nil
 }

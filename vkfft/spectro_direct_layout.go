@@ -36,6 +36,15 @@ func directLayout(n int, radices []int, pairs bool) (shift, words int) {
 		return l.([2]int)[0], l.([2]int)[1]
 	}
 	t, ty := directGroup(n, radices)
+	shift, words = countedLayout(n, radices, t, ty, pairs, false)
+	directLayouts.Store(key, [2]int{shift, words})
+	return shift, words
+}
+
+// countedLayout is directLayout's choice for t work-items a transform and ty transforms
+// a work-group; columns where the transforms are the faster index of a work-group's
+// work-items (the split column kernel's columns, read side by side).
+func countedLayout(n int, radices []int, t, ty int, pairs, columns bool) (shift, words int) {
 	shifts := []int{5, bits.TrailingZeros(uint(radices[0]))}
 	if pairs {
 		shifts = append(shifts, 4)
@@ -44,12 +53,11 @@ func directLayout(n int, radices []int, pairs bool) (shift, words int) {
 	for _, s := range shifts {
 		for extra := range directBanks {
 			w := max(n+n>>5, n+n>>s) + extra
-			if f := directWavefronts(n, radices, t, ty, s, w, pairs); best < 0 || f < best {
+			if f := directWavefronts(n, radices, t, ty, s, w, pairs, columns); best < 0 || f < best {
 				best, shift, words = f, s, w
 			}
 		}
 	}
-	directLayouts.Store(key, [2]int{shift, words})
 	return shift, words
 }
 
@@ -59,9 +67,10 @@ var directLayouts sync.Map
 
 // directWavefronts counts the wavefronts of the first warp's shared-memory accesses in
 // the passes of radices (directFFT.write's stores and loads), t work-items a transform,
-// ty transforms a work-group, in the layout of shift and words. Pairs (8 bytes a value)
+// ty transforms a work-group (the faster index where columns), in the layout of shift and
+// words. Pairs (8 bytes a value)
 // go through shared memory half a warp at a time, over 16 banks of 8 bytes.
-func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs bool) int {
+func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs, columns bool) int {
 	lanes, banks := min(directBanks, t*ty), directBanks
 	if pairs {
 		banks = directBanks / 2
@@ -72,7 +81,11 @@ func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs bool)
 			var seen [directBanks][]int
 			most := 0
 			for lane := first; lane < min(lanes, first+banks); lane++ {
-				a := (lane/t)*words + directPadded(index(lane%t), shift)
+				y, j := lane/t, lane%t
+				if columns {
+					y, j = lane%ty, lane/ty
+				}
+				a := y*words + directPadded(index(j), shift)
 				b := a % banks
 				fresh := true
 				for _, x := range seen[b] {

@@ -148,10 +148,11 @@ func TestDirectShapes(t *testing.T) {
 		if !ok {
 			continue
 		}
+		colT, colTy := splitColumnGroup(n1)
+		require.Equal(t, [2]int{c.colT, c.colTy}, [2]int{colT, colTy}, "n %d", c.n)
 		for _, b := range []Backend{CUDA, OpenCL, Vulkan} {
-			colT, colTy := splitColumnGroup(b, n1)
-			require.Equal(t, [2]int{c.colT, c.colTy}, [2]int{colT, colTy}, "n %d on %v", c.n, b)
-			require.LessOrEqual(t, colTy*splitColumnWords(b, n1)*8, 40960, "n %d on %v: the column kernel's shared memory", c.n, b)
+			_, words, _ := splitColumnLayout(b, n1)
+			require.LessOrEqual(t, colTy*words*8, 40960, "n %d on %v: the column kernel's shared memory", c.n, b)
 		}
 		rowT, rowTy := splitRowGroup(CUDA, n1, n2)
 		require.Equal(t, [2]int{c.rowT, c.rowTy}, [2]int{rowT, rowTy}, "n %d", c.n)
@@ -301,13 +302,36 @@ func TestDefaultsByDevice(t *testing.T) {
 	}
 }
 
-// The column kernel's interleaved columns (CUDA's layout) on the backend the tests run
-// on, against the float64 reference: a size whose columns go through shared memory.
-func TestSplitInterleavedColumns(t *testing.T) {
-	saved := splitInterleaved
-	splitInterleaved = map[Backend]bool{compiledBackend: true}
-	defer func() { splitInterleaved = saved }()
-	runSplit(t, "* 8u + vkg_y]", "the columns interleaved, 8 a work-group")
+// The column kernel's values as pairs (CUDA's layout) on the backend the tests run on,
+// against the float64 reference: a size whose columns go through shared memory.
+func TestSplitColumnPairs(t *testing.T) {
+	saved := splitColumnPairsOn
+	splitColumnPairsOn = map[Backend]map[int]bool{compiledBackend: {512: true}}
+	defer func() { splitColumnPairsOn = saved }()
+	_, ty := splitColumnGroup(512)
+	_, words, pairs := splitColumnLayout(compiledBackend, 512)
+	require.True(t, pairs)
+	runSplit(t, fmt.Sprintf("float2 vkg_sv[%d]", ty*words), "the columns as pairs, 8 a work-group")
+}
+
+// The column kernel's layouts: a warp's columns side by side (8 of 512 points, 4 of
+// 1024) meet in a bank two or four times an access of each array in the layout of two
+// arrays, and not at all as pairs (two wavefronts, half a warp each); pairs where they
+// measured faster.
+func TestSplitColumnLayout(t *testing.T) {
+	for _, c := range []struct{ n1, twoArrays int }{{512, 2}, {1024, 4}} {
+		n1 := c.n1
+		radices := directTwoPasses(n1)
+		ct, ty := splitColumnGroup(n1)
+		accesses := 2 * n1 / ct // the first pass's stores and the second's loads
+		shift, words, _ := splitColumnLayout(OpenCL, n1)
+		require.Equal(t, c.twoArrays*accesses, directWavefronts(n1, radices, ct, ty, shift, words, false, true), "n1 %d in two arrays", n1)
+		shift, words, pairs := splitColumnLayout(CUDA, n1)
+		require.True(t, pairs, "n1 %d on CUDA", n1)
+		require.Equal(t, 2*accesses, directWavefronts(n1, radices, ct, ty, shift, words, true, true), "n1 %d as pairs", n1)
+	}
+	_, _, pairs := splitColumnLayout(Vulkan, 512)
+	require.False(t, pairs, "Vulkan's columns of 512 points: two arrays measured faster")
 }
 
 // The choices CUDA and Vulkan make, run on the backend the tests run on against float64
@@ -382,8 +406,8 @@ func TestDirectLayout(t *testing.T) {
 				shift, words := directLayout(n, r, pairs)
 				require.Less(t, (n-1)+(n-1)>>shift, words, "n %d on %v: values overlap the next transform's", n, b)
 				require.GreaterOrEqual(t, words, n+n/32, "n %d on %v: the rows of sums", n, b)
-				got := directWavefronts(n, r, tt, ty, shift, words, pairs)
-				require.LessOrEqual(t, got, directWavefronts(n, r, tt, ty, 5, n+n/32, pairs), "n %d on %v", n, b)
+				got := directWavefronts(n, r, tt, ty, shift, words, pairs, false)
+				require.LessOrEqual(t, got, directWavefronts(n, r, tt, ty, 5, n+n/32, pairs, false), "n %d on %v", n, b)
 				if len(r) == 2 {
 					// a wavefront an access, two for pairs (half a warp each)
 					accesses := (n/r[0]/tt)*r[0] + (n/r[1]/tt)*r[1]
@@ -397,6 +421,6 @@ func TestDirectLayout(t *testing.T) {
 	}
 	shift, words := directLayout(4096, []int{64, 64}, false)
 	require.Equal(t, [2]int{6, 4224}, [2]int{shift, words}, "4096 points: one word per 64")
-	require.Equal(t, 3*128, directWavefronts(4096, []int{64, 64}, 64, 1, 5, 4224, true),
+	require.Equal(t, 3*128, directWavefronts(4096, []int{64, 64}, 64, 1, 5, 4224, true, false),
 		"4096 points as pairs, one word per 32: the first pass's stores two wavefronts a half warp")
 }

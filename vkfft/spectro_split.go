@@ -91,40 +91,49 @@ func splitOrder(n1, n2 int) []int32 {
 // 1024 beat 4096 and 16384 at 2^16, 2^18 and 2^20.
 var splitRowGroups = 1024
 
-// splitColumnWords is the shared memory of one column's values on backend b (of each
-// part, real and imaginary): interleaved with the work-group's other columns
-// (splitInterleaved), n1 values and one word per first radix's values; else the
-// column's own padded values, and one word more so that the columns of a work-group,
-// whose work-items alternate between them, start in different banks. None where the
-// columns stay in registers.
-func splitColumnWords(b Backend, n1 int) int {
+// splitColumnLayout is the shared-memory layout of the column kernel's columns of n1
+// points on backend b, each column's values words apart, padded by one word per 2^shift:
+// where splitColumnPairsOn has it, values as pairs in the layout countedLayout finds for
+// the work-group's columns side by side (two wavefronts an access, half a warp each);
+// else two arrays, one word per 32 and one word more between columns, so that columns
+// start in different banks (still two or four wavefronts an access of each array: a
+// warp's work-items meet in banks). None where the columns stay in registers.
+func splitColumnLayout(b Backend, n1 int) (shift, words int, pairs bool) {
 	switch {
 	case n1 <= splitRegisterColumns:
-		return 0
-	case splitInterleaved[b]:
-		return n1 + n1/directTwoPasses(n1)[0]
+		return 0, 0, false
+	case splitColumnPairsOn[b][n1]:
+		radices := directTwoPasses(n1)
+		t, ty := splitColumnGroup(n1)
+		shift, words = countedLayout(n1, radices, t, ty, true, true)
+		return shift, words, true
 	}
-	return n1 + n1/32 + 1
+	return 5, n1 + n1/32 + 1, false
 }
 
-// splitInterleaved says on which backends the column kernel interleaves its work-group's
-// columns in shared memory (value k of column y at (k + k/r0)·ty + y), where a warp's
-// work-items, ty columns side by side, then store and load in different banks. On the
-// H200 under CUDA it ran 2^19 to 2^22 points 1-3 % faster than columns one after another
-// (2^20: 154 against 152 GS/s; NCU: shared-memory bank conflicts 1.4-way against 2.4),
-// and under Vulkan 12 % slower. A variable, so that the tests take it on every backend.
-var splitInterleaved = map[Backend]bool{CUDA: true}
+// splitColumnPairsOn are the backends and column lengths whose column kernel keeps its
+// values as pairs in a counted layout, where that measured faster on the H200: CUDA at
+// 512 and 1024 points (2^19 174.6 GS/s against 170.6 with its columns interleaved, 2^20
+// 161.2 against 158.3, 2^21 and 2^22 0.4-0.6 % faster), Vulkan at 1024 (2^22 109.5
+// against 104.0); not Vulkan at 512, where every layout without bank conflicts measured
+// 10-12 % slower (2^20 111-112 against 125). A variable, so that the tests take it on
+// every backend.
+var splitColumnPairsOn = map[Backend]map[int]bool{
+	CUDA:   {512: true, 1024: true},
+	Vulkan: {1024: true},
+}
 
-// splitColumnGroup is the column kernel's work-group: t work-items per column, ty
-// neighbouring columns at once (a power of two up to 16, their samples read side by
-// side), within 40 KiB of shared memory. Its columns take two passes on every backend
-// (directTwoPasses: the shapes measured).
-func splitColumnGroup(b Backend, n1 int) (t, ty int) {
+// splitColumnGroup is the column kernel's work-group for columns of n1 points: t
+// work-items per column, ty neighbouring columns at once (a power of two up to 16, their
+// samples read side by side), within 40 KiB of shared memory in the layout of two arrays
+// (splitColumnLayout's pairs take at most 31 words more a column). Its columns take two
+// passes on every backend (directTwoPasses: the shapes measured).
+func splitColumnGroup(n1 int) (t, ty int) {
 	if n1 <= splitRegisterColumns {
 		return 1, splitRegisterGroup
 	}
 	t = n1 / slices.Max(directTwoPasses(n1))
-	return t, 1 << (bits.Len(uint(min(16, 40960/(8*splitColumnWords(b, n1))))) - 1)
+	return t, 1 << (bits.Len(uint(min(16, 40960/(8*(n1+n1/32+1))))) - 1)
 }
 
 // splitRowGroup is the row kernel's work-group on backend b: t work-items per row, ty
@@ -144,22 +153,18 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 		return splitRegisterKernel(b, s, n1, n2)
 	}
 	radices := directTwoPasses(n1)
-	t, ty := splitColumnGroup(b, n1)
+	t, ty := splitColumnGroup(n1)
 	last := radices[len(radices)-1]
 	d := directDialectOf(b)
-	words := splitColumnWords(b, n1)
+	shift, words, pairs := splitColumnLayout(b, n1)
 	var body strings.Builder
-	decl, helpers := d.sharedValues(ty*words, false)
+	decl, helpers := d.sharedValues(ty*words, pairs)
 	body.WriteString(decl)
-	start := "" // where the work-item's column starts: interleaved, the layout says
-	if !splitInterleaved[b] {
-		start = fmt.Sprintf(", vkg_s = vkg_y * %du", words)
-	}
-	fmt.Fprintf(&body, "\t%[1]s vkg_y = %[2]s %% %[3]du, vkg_t = %[2]s / %[3]du%[4]s;\n", d.u32, d.lid, ty, start)
+	fmt.Fprintf(&body, "\t%[1]s vkg_y = %[2]s %% %[3]du, vkg_t = %[2]s / %[3]du, vkg_s = vkg_y * %[4]du;\n", d.u32, d.lid, ty, words)
 	body.WriteString(splitColumnIndex(d, ty, "vkg_y", n2, s.n))
 	var step []cval      // exp(-2πi c·ns·i/N), i < last: a bin's step within a butterfly
 	w0 := map[int]cval{} // exp(-2πi c·j/N) of butterfly j
-	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, d: d, shift: 5,
+	fft := directFFT{n: n1, t: t, radices: radices, table: s.n, d: d, shift: shift, pairs: pairs,
 		load: func(elem string) string {
 			return fmt.Sprintf("vkg_live ? vkg_load(src, vkg_base + %s * %du, w) : VKG_F2(0.0f, 0.0f)",
 				d.cast("vkg_u64", "("+elem+")"), n2)
@@ -181,12 +186,6 @@ func splitColumnKernel(b Backend, s loadSpec) kernelDef {
 			}
 			fmt.Fprintf(&g.sb, "\t\tif (vkg_live) %s\n", splitStore(n1, n2, bin, g.mul(v, w)))
 		}}
-	if splitInterleaved[b] {
-		shift := bits.TrailingZeros(uint(radices[0]))
-		fft.shared = func(k string) string {
-			return fmt.Sprintf("%s * %du + vkg_y", directPadBy(k, shift), ty)
-		}
-	}
 	body.WriteString("\t{\n")
 	fft.write(&body)
 	body.WriteString("\t}\n")
