@@ -13,7 +13,7 @@ build=$(cd "${1:-$root/build}" && pwd)
 here=$root/tests/apps
 tmp=$(mktemp -d /tmp/vkfftgo-apps.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-step() { printf '== %s\n' "$*"; }
+step() { printf '== [%3d s] %s\n' "$SECONDS" "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 export VKFFTGO_CACHE_DIR=${VKFFTGO_CACHE_DIR:-$tmp/cache}
 pre=$build/lib/libvkfftgo_fftw3.so

@@ -9,7 +9,7 @@ MAKE=${MAKE:-make}
 tmp=$(mktemp -d /tmp/vkfftgo-capi.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 CWARN=(-Wall -Wextra -Werror -pedantic)
-step() { printf '== %s\n' "$*"; }
+step() { printf '== [%3d s] %s\n' "$SECONDS" "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 # the backend the library was built for (make lib BACKEND=...), and another one for the
 # guard tests

@@ -9,7 +9,7 @@ MAKE=${MAKE:-make}
 tmp=$(mktemp -d /tmp/vkfftgo-fftw3.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 CWARN=(-Wall -Wextra -Werror)
-step() { printf '== %s\n' "$*"; }
+step() { printf '== [%3d s] %s\n' "$SECONDS" "$*"; }
 uses() { # uses PROGRAM LIB: PROGRAM loads that very file
   [ "$(ldd "$1" | grep -o "/[^ ]*/$(basename "$2")" | xargs -r readlink -f)" = "$(readlink -f "$2")" ]
 }

@@ -20,7 +20,7 @@ here="$root/tests/fftw3"
 src=$("$root/scripts/fftw-source.sh")
 work=${VFW_VERIFY_DIR:-$(mktemp -d /tmp/vkfftgo-verify.XXXXXX)}
 mkdir -p "$work"
-step() { printf '== %s\n' "$*"; }
+step() { printf '== [%3d s] %s\n' "$SECONDS" "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 
 mapfile -t gpu_problems < <(sed -e '/^#/d' -e '/^ *$/d' -e '/# fftw/d' -e 's/ *#.*//' "$here/verify-problems.txt")

@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 tmp=$(mktemp -d /tmp/vkfftgo-itkmod.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-step() { printf '== %s\n' "$*"; }
+step() { printf '== [%3d s] %s\n' "$SECONDS" "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 mod=$build/itk-module
 jobs=${ITK_MODULE_JOBS:-2}

@@ -14,7 +14,7 @@ build=$(cd "${1:-$root/build}" && pwd)
 n=${ITK_TEST_SIZE:-64} k=${ITK_TEST_KERNEL:-7}
 tmp=$(mktemp -d /tmp/vkfftgo-itk.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-step() { printf '== %s\n' "$*"; }
+step() { printf '== [%3d s] %s\n' "$SECONDS" "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 export VKFFTGO_CACHE_DIR=${VKFFTGO_CACHE_DIR:-$tmp/cache}
 export ITK_FFTW_READ_WISDOM_CACHE=n ITK_FFTW_WRITE_WISDOM_CACHE=n # no ~/.itkwisdomfftw
