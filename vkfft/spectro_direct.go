@@ -269,9 +269,6 @@ type directFFT struct {
 	// pairs keeps each value's parts side by side (vkg_sv), not in two arrays (vkg_sre
 	// and vkg_sim)
 	pairs bool
-	// shared is the index in shared memory of value k (an expression) of the work-item's
-	// transform; nil: vkg_s + k padded by shift
-	shared func(k string) string
 	// load is the float2 expression of element elem (an expression) of the work-item's
 	// transform
 	load func(elem string) string
@@ -351,7 +348,7 @@ func (f directFFT) word(i string) string {
 // the access: one address a butterfly instead of one a value (on directFoldOn's backends).
 func (f directFFT) addrs(sb *strings.Builder, name string, r int, expr func(i int) string, index func(j, i int) int) []string {
 	out := make([]string, r)
-	fold := f.shared == nil && directFoldOn[f.d.backend]
+	fold := directFoldOn[f.d.backend]
 	at := func(j, i int) int { return directPadded(index(j, i), f.shift) }
 	declared := false
 	for i := range r {
@@ -378,9 +375,6 @@ func (f directFFT) addrs(sb *strings.Builder, name string, r int, expr func(i in
 // addr is the index in shared memory of value k (an expression) of the work-item's
 // transform.
 func (f directFFT) addr(k string) string {
-	if f.shared != nil {
-		return f.shared(k)
-	}
 	return "vkg_s + " + directPadBy(k, f.shift)
 }
 

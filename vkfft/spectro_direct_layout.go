@@ -68,8 +68,8 @@ var directLayouts sync.Map
 // directWavefronts counts the wavefronts of the first warp's shared-memory accesses in
 // the passes of radices (directFFT.write's stores and loads), t work-items a transform,
 // ty transforms a work-group (the faster index where columns), in the layout of shift and
-// words. Pairs (8 bytes a value)
-// go through shared memory half a warp at a time, over 16 banks of 8 bytes.
+// words. Pairs (8 bytes a value) go through shared memory half a warp at a time, over 16
+// banks of 8 bytes.
 func directWavefronts(n int, radices []int, t, ty, shift, words int, pairs, columns bool) int {
 	lanes, banks := min(directBanks, t*ty), directBanks
 	if pairs {
