@@ -172,8 +172,26 @@ func (c *slabCore[C]) colsToWhole(op string, dst []C, transposed bool) error {
 	})
 }
 
-// wholeToCols reads the caller's transposed whole array into the column slabs (b) and
-// runs the first axis' inverse there.
+// spectrumToCols brings the caller's whole spectrum src (transposed with TransposedIn)
+// into the column slabs (b) with the first axis' inverse run there: the first half of
+// both inverses.
+func (c *slabCore[C]) spectrumToCols(op string, src []C) error {
+	l := &c.l
+	if l.cfg.TransposedIn {
+		return c.wholeToColsInverse(op, src)
+	}
+	err := runSlabs(op, c.devs, func(i int) error {
+		copySlab(ownView(c.a[i], l.rows[i]), wholeView(src, l.n0), l.rows[i], l.cfg.Batch, l.m1*l.r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.rowsThenFirstAxis(op, true, nil)
+}
+
+// wholeToColsInverse reads the caller's transposed whole array into the column slabs (b)
+// and runs the first axis' inverse there.
 func (c *slabCore[C]) wholeToColsInverse(op string, src []C) error {
 	l := &c.l
 	return runSlabs(op, c.devs, func(j int) error {

@@ -138,18 +138,7 @@ func (p *SlabRealPlan[R, C]) Inverse(dst []R, src []C) error {
 	}
 	defer p.c.mu.Unlock()
 	l := &p.c.l
-	var err error
-	if l.cfg.TransposedIn {
-		err = p.c.wholeToColsInverse(op, src)
-	} else {
-		err = runSlabs(op, p.c.devs, func(i int) error {
-			copySlab(ownView(p.c.a[i], l.rows[i]), wholeView(src, l.n0), l.rows[i], l.cfg.Batch, l.m1*l.r)
-			return nil
-		})
-		if err == nil {
-			err = p.c.rowsThenFirstAxis(op, true, nil)
-		}
-	}
+	err := p.c.spectrumToCols(op, src)
 	if err == nil {
 		err = p.c.colsToOwnRows(op, func(i int) error {
 			if err := p.trail[i].Inverse(p.r[i], p.c.a[i][:l.rowLen(i)]); err != nil {
