@@ -172,13 +172,21 @@ func (c *slabCore[C]) colsToWhole(op string, dst []C, transposed bool) error {
 	})
 }
 
-// spectrumToCols brings the caller's whole spectrum src (transposed with TransposedIn)
-// into the column slabs (b) with the first axis' inverse run there: the first half of
-// both inverses.
+// spectrumToCols brings the caller's whole spectrum src into the column slabs (b) with
+// the first axis' inverse run there: the first half of both inverses. With TransposedIn
+// src is already in columns and each device reads its own; else the row slabs are filled
+// and transposed.
 func (c *slabCore[C]) spectrumToCols(op string, src []C) error {
 	l := &c.l
 	if l.cfg.TransposedIn {
-		return c.wholeToColsInverse(op, src)
+		return runSlabs(op, c.devs, func(j int) error {
+			cs := l.cols[j]
+			if cs.Rows == 0 {
+				return nil
+			}
+			copySlab(ownView(c.b[j], cs), wholeView(src, l.m1), cs, l.cfg.Batch, l.n0*l.r)
+			return c.firstAxis(j, true, c.b[j][:l.colLen(j)])
+		})
 	}
 	err := runSlabs(op, c.devs, func(i int) error {
 		copySlab(ownView(c.a[i], l.rows[i]), wholeView(src, l.n0), l.rows[i], l.cfg.Batch, l.m1*l.r)
@@ -188,20 +196,6 @@ func (c *slabCore[C]) spectrumToCols(op string, src []C) error {
 		return err
 	}
 	return c.rowsThenFirstAxis(op, true, nil)
-}
-
-// wholeToColsInverse reads the caller's transposed whole array into the column slabs (b)
-// and runs the first axis' inverse there.
-func (c *slabCore[C]) wholeToColsInverse(op string, src []C) error {
-	l := &c.l
-	return runSlabs(op, c.devs, func(j int) error {
-		cs := l.cols[j]
-		if cs.Rows == 0 {
-			return nil
-		}
-		copySlab(ownView(c.b[j], cs), wholeView(src, l.m1), cs, l.cfg.Batch, l.n0*l.r)
-		return c.firstAxis(j, true, c.b[j][:l.colLen(j)])
-	})
 }
 
 // colsToOwnRows is the transpose back: each device's row slab (a) from every column
