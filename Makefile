@@ -43,7 +43,7 @@ test-go: setup
 	# a build without cgo compiles and reports ErrNoBackend (internal/engine/nocgo.go)
 	CGO_ENABLED=0 $(GO) vet ./vkfft/ ./internal/engine/
 	CGO_ENABLED=0 $(GO) test -count=1 ./vkfft/ ./internal/engine/
-	CGO_CFLAGS="$(CHECK_CGO_CFLAGS)" $(GO) test -count=1 -timeout 30m -race -tags vkfftgo_faults -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache|PlanOrder|Fault' ./vkfft/
+	CGO_CFLAGS="$(CHECK_CGO_CFLAGS)" $(GO) test -count=1 -timeout 30m -race -tags vkfftgo_faults -run 'Concurrent|Race|Stream|Pipeline|Staged|Cache|PlanOrder|Fault|SlabPipelined|SlabSpread' ./vkfft/
 	CGO_CFLAGS="$(CHECK_CGO_CFLAGS)" GOEXPERIMENT=cgocheck2 $(GO) test -c -asan -o $(BUILD)/vkfft-asan.test ./vkfft/
 	cd vkfft && ASAN_OPTIONS=intercept_tls_get_addr=0:no_huge_pages_for_shadow=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp \
 		$(CURDIR)/$(BUILD)/vkfft-asan.test -test.count=1 -test.timeout=30m

@@ -184,9 +184,10 @@ func readSlabDesc(desc *C.vkfftgo_slab_desc) (cfg vkfft.SlabConfig, r2c, double 
 	if cfg.TransposedIn, err = flag("transposed_in", desc.transposed_in); err != nil {
 		return cfg, false, false, err
 	}
-	if desc.reserved0 != 0 {
-		return cfg, false, false, invalid("desc->reserved0 is %d; want 0", desc.reserved0)
+	if desc.chunks < 0 {
+		return cfg, false, false, invalid("desc->chunks is %d; want 0 (chosen), 1 (whole) or more", desc.chunks)
 	}
+	cfg.Chunks = int(desc.chunks)
 	return cfg, r2c, double, nil
 }
 

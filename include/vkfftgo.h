@@ -493,9 +493,10 @@ vkfftgo_status vkfftgo_pool_execute(vkfftgo_pool_plan *plan, int direction, void
  * holds a contiguous slab of the first axis, split by FFTW-MPI's default block rule (each
  * device in pool order takes ceil(n0/devices) rows until none are left: local_n0 and
  * local_0_start). A forward transform transforms each slab along the other axes, transposes
- * all-to-all through host memory so that each device holds a slab of the second axis,
- * transforms the first axis there and, unless transposed_out is set
- * (FFTW_MPI_TRANSPOSED_OUT), transposes back; the inverse mirrors it. Host arrays go in
+ * all-to-all through host memory so that each device holds a slab of the second axis
+ * (the host transposing while the devices transform: chunks), transforms the first axis
+ * there and, unless transposed_out is set (FFTW_MPI_TRANSPOSED_OUT), transposes back; the
+ * inverse mirrors it. Host arrays go in
  * and come out as for one device's plan of the same shape, batch and norm; with
  * transposed_out the forward's output (with transposed_in the inverse's input) has the
  * first two axes swapped, [batch][n1][n0][n2]. These calls enter the library's Go
@@ -510,7 +511,9 @@ typedef struct vkfftgo_slab_desc {
 	int32_t rank;           /* 2 or 3 */
 	int32_t transposed_out; /* 1: the forward leaves its output transposed */
 	int32_t transposed_in;  /* 1: the inverse takes its input transposed */
-	int32_t reserved0;      /* 0 */
+	int32_t chunks;         /* pipelining of each device's stages: 0 chooses, 1 runs
+				   every stage whole, k cuts it into up to k chunks (the host
+				   transposes one while the device transforms those before) */
 	int64_t shape[3];       /* row-major; for R2C the real data's shape. shape[0] and the
 				   second axis of the complex array (for a 2-D R2C shape[1]/2+1)
 				   need at least one row per device */

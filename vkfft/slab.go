@@ -23,6 +23,13 @@ type SlabConfig struct {
 	// TransposedIn makes the inverse transform take its input in the transposed layout
 	// (FFTW_MPI_TRANSPOSED_IN): what a forward with TransposedOut leaves.
 	TransposedIn bool
+	// Chunks pipelines the host calls' device stages (Forward, Inverse): each device's
+	// staging is cut into this many chunks of whole transforms — the most up to it that
+	// divide the stage evenly — and the host transposes or copies one chunk while the
+	// device transforms those before, on two streams. 0 chooses up to 8 chunks of at
+	// least 4 MiB each; 1 runs every stage whole. Results agree with the unpipelined
+	// plan's to rounding.
+	Chunks int
 }
 
 // Slab is one device's share of a distributed array: Rows consecutive indices of the
@@ -81,6 +88,9 @@ func validateSlab(cfg SlabConfig, devices int, real bool) (slabLayout, error) {
 	}
 	if l.cfg.Batch == 0 {
 		l.cfg.Batch = 1
+	}
+	if cfg.Chunks < 0 {
+		return l, fmt.Errorf("%w: chunks %d is negative; 0 chooses, 1 runs every stage whole", ErrInvalidArgument, cfg.Chunks)
 	}
 	if cfg.Norm < NormBackward || cfg.Norm > NormForward {
 		return l, fmt.Errorf("%w: unknown normalisation %v", ErrInvalidArgument, cfg.Norm)

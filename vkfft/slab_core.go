@@ -2,25 +2,31 @@ package vkfft
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // slabCore is what both kinds of slab plan have: the pool's devices, the layout, each
-// device's first-axis plan and its two pinned staging areas, and the lock that
-// serialises calls. Staging area a[i] holds device i's row slab, b[i] its column slab;
-// the transposes read every device's area of one kind and write one device's of the
-// other, so a phase's devices run at once without sharing what they write.
+// device's first-axis plan and its two pinned staging areas, the pipes and streams of
+// its pipelined stages (slab_pipe.go), and the lock that serialises calls. Staging area
+// a[i] holds device i's row slab, b[i] its column slab; the transposes read every
+// device's area of one kind and write one device's of the other, so a phase's devices
+// run at once without sharing what they write.
 type slabCore[C Complex] struct {
-	mu     sync.Mutex
-	pool   *Pool
-	devs   []*Device
-	l      slabLayout
-	first  []*Plan[C] // nil for a device without columns
-	hostA  []*HostBuffer[C]
-	hostB  []*HostBuffer[C]
-	a, b   [][]C
-	closed bool
+	mu        sync.Mutex
+	pool      *Pool
+	devs      []*Device
+	l         slabLayout
+	first     []*Plan[C]  // nil for a device without columns
+	firstPipe []*slabPipe // nil where the first axis' stage runs whole
+	trailPipe []*slabPipe // nil where the trailing stage runs whole; the kind builds them
+	streams   [][2]*Stream
+	hostA     []*HostBuffer[C]
+	hostB     []*HostBuffer[C]
+	a, b      [][]C
+	closed    bool
 
 	closeTrailing func() // the kind's own first-stage plans and staging
 }
@@ -35,6 +41,20 @@ func (c *slabCore[C]) build(i int) error {
 			return err
 		}
 		c.first[i] = p
+		t := c.l.cfg.Batch * c.l.cols[i].Rows
+		chunks := slabChunks(c.l.cfg.Chunks, t, c.colBytes())
+		err = c.pipe(i, &c.firstPipe[i], chunks, t, func(batch int) (*plan, error) {
+			cfg := c.l.firstAxisConfig(i)
+			cfg.Batch = batch
+			p, err := NewPlan[C](c.devs[i], cfg)
+			if err != nil {
+				return nil, err
+			}
+			return p.p, nil
+		})
+		if err != nil {
+			return err
+		}
 	}
 	if n := c.l.stageLen(i); n > 0 {
 		a, err := NewHostBuffer[C](d, n)
@@ -50,6 +70,76 @@ func (c *slabCore[C]) build(i int) error {
 	}
 	return nil
 }
+
+// pipe builds device i's pipe of a stage of t transforms cut into chunks into *to, with
+// the device's streams the first time a stage of it pipelines.
+func (c *slabCore[C]) pipe(i int, to **slabPipe, chunks, t int, mk func(batch int) (*plan, error)) error {
+	sp, err := newSlabPipe(chunks, t, mk)
+	if err != nil || sp == nil {
+		return err
+	}
+	*to = sp
+	if c.streams[i][0] == nil {
+		c.streams[i], err = slabStreams(c.devs[i])
+	}
+	return err
+}
+
+// slabStage is one of a device's stages: t transforms from the pinned area src into dst
+// (the same for a transform in place), of which fill(t0, t1) writes transforms t0 ..
+// t1-1 of src on the host (unit bytes each), and whole runs all of them at once where
+// pipe is nil.
+type slabStage struct {
+	pipe     *slabPipe
+	inverse  bool
+	dst, src unsafe.Pointer
+	t        int
+	unit     int64
+	fill     func(t0, t1 int)
+	whole    func() error
+}
+
+// stage runs device i's stage s: through its pipe chunk by chunk where it has one, the
+// host filling a chunk as the streams take those before; else filled whole, then run.
+// The host's fills are spread over the device's share of the CPUs.
+func (c *slabCore[C]) stage(op string, i int, s slabStage) error {
+	fill := func(t0, t1 int) { c.spread(t0, t1, s.unit, s.fill) }
+	if s.pipe == nil {
+		fill(0, s.t)
+		return s.whole()
+	}
+	return s.pipe.run(op, c.streams[i], s.inverse, s.dst, s.src, fill)
+}
+
+// slabMinSpreadBytes is the least a goroutine of spread copies: below it, starting one
+// costs more than it saves. A variable, so that the tests spread small copies.
+var slabMinSpreadBytes int64 = 1 << 20
+
+// spread runs f over transforms t0 .. t1-1 of unit bytes each, cut into runs for the
+// device's share of the CPUs (GOMAXPROCS over the pool's devices, which copy at once),
+// each of at least slabMinSpreadBytes; the runs write disjoint transforms. It returns
+// when all are done.
+func (c *slabCore[C]) spread(t0, t1 int, unit int64, f func(t0, t1 int)) {
+	n := t1 - t0
+	workers := min(max(1, runtime.GOMAXPROCS(0)/len(c.devs)), n, int(int64(n)*unit/max(1, slabMinSpreadBytes)))
+	if workers <= 1 {
+		f(t0, t1)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		a, b := t0+n*w/workers, t0+n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(a, b)
+		}()
+	}
+	wg.Wait()
+}
+
+// pinnedAt is the address of a staging area's first element.
+func pinnedAt[E any](x []E) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(x)) }
 
 // initCore validates cfg for pool and builds every device's part with build (which
 // calls c.build and makes the kind's trailing plan), all devices at once, after prepare
@@ -69,6 +159,7 @@ func (c *slabCore[C]) initCore(op string, pool *Pool, cfg SlabConfig, real bool,
 	n := len(devs)
 	c.pool, c.devs, c.l = pool, slices.Clone(devs), l
 	c.first, c.hostA, c.hostB = make([]*Plan[C], n), make([]*HostBuffer[C], n), make([]*HostBuffer[C], n)
+	c.firstPipe, c.trailPipe, c.streams = make([]*slabPipe, n), make([]*slabPipe, n), make([][2]*Stream, n)
 	c.a, c.b = make([][]C, n), make([][]C, n)
 	prepare(n)
 	if err := runSlabs(op, c.devs, build); err != nil {
@@ -96,6 +187,11 @@ func (c *slabCore[C]) free() {
 	c.a, c.b = nil, nil
 	if c.closeTrailing != nil {
 		c.closeTrailing()
+	}
+	for i := range c.devs { // the pipes' plans wait for their streams' work
+		c.firstPipe[i].close()
+		c.trailPipe[i].close()
+		closeStreams(c.streams[i])
 	}
 }
 
@@ -136,9 +232,12 @@ func (c *slabCore[C]) rowsThenFirstAxis(op string, inverse bool, after func(j in
 		if cs.Rows == 0 {
 			return nil
 		}
-		rowsToCols(l, ownView(c.b[j], cs), cs, srcs)
-		n := l.colLen(j)
-		if err := c.firstAxis(j, inverse, c.b[j][:n]); err != nil {
+		x := c.b[j][:l.colLen(j)]
+		err := c.stage(op, j, slabStage{pipe: c.firstPipe[j], inverse: inverse, dst: pinnedAt(x), src: pinnedAt(x),
+			t: l.cfg.Batch * cs.Rows, unit: c.colBytes(),
+			fill:  func(t0, t1 int) { rowsToColsRange(l, ownView(c.b[j], cs), cs, srcs, t0, t1) },
+			whole: func() error { return c.firstAxis(j, inverse, x) }})
+		if err != nil {
 			return err
 		}
 		if after != nil {
@@ -161,13 +260,19 @@ func (c *slabCore[C]) colsToWhole(op string, dst []C, transposed bool) error {
 	l := &c.l
 	if transposed {
 		return runSlabs(op, c.devs, func(j int) error {
-			copySlab(wholeView(dst, l.m1), ownView(c.b[j], l.cols[j]), l.cols[j], l.cfg.Batch, l.n0*l.r)
+			cs := l.cols[j]
+			c.spread(0, l.cfg.Batch*cs.Rows, c.colBytes(), func(t0, t1 int) {
+				copySlabRange(wholeView(dst, l.m1), ownView(c.b[j], cs), cs, t0, t1, l.n0*l.r)
+			})
 			return nil
 		})
 	}
 	srcs := ownViews(c.b, l.cols)
 	return runSlabs(op, c.devs, func(i int) error {
-		colsToRows(l, wholeView(dst, l.n0), l.rows[i], srcs)
+		rs := l.rows[i]
+		c.spread(0, l.cfg.Batch*rs.Rows, c.rowBytes(), func(t0, t1 int) {
+			colsToRowsRange(l, wholeView(dst, l.n0), rs, srcs, t0, t1)
+		})
 		return nil
 	})
 }
@@ -184,18 +289,74 @@ func (c *slabCore[C]) spectrumToCols(op string, src []C) error {
 			if cs.Rows == 0 {
 				return nil
 			}
-			copySlab(ownView(c.b[j], cs), wholeView(src, l.m1), cs, l.cfg.Batch, l.n0*l.r)
-			return c.firstAxis(j, true, c.b[j][:l.colLen(j)])
+			x := c.b[j][:l.colLen(j)]
+			return c.stage(op, j, slabStage{pipe: c.firstPipe[j], inverse: true, dst: pinnedAt(x), src: pinnedAt(x),
+				t: l.cfg.Batch * cs.Rows, unit: c.colBytes(),
+				fill:  func(t0, t1 int) { copySlabRange(ownView(c.b[j], cs), wholeView(src, l.m1), cs, t0, t1, l.n0*l.r) },
+				whole: func() error { return c.firstAxis(j, true, x) }})
 		})
 	}
 	err := runSlabs(op, c.devs, func(i int) error {
-		copySlab(ownView(c.a[i], l.rows[i]), wholeView(src, l.n0), l.rows[i], l.cfg.Batch, l.m1*l.r)
+		rs := l.rows[i]
+		c.spread(0, l.cfg.Batch*rs.Rows, c.rowBytes(), func(t0, t1 int) {
+			copySlabRange(ownView(c.a[i], rs), wholeView(src, l.n0), rs, t0, t1, l.m1*l.r)
+		})
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return c.rowsThenFirstAxis(op, true, nil)
+}
+
+// colsToTrailing is the host inverses' second half: each device's row slab (a) filled
+// by the transpose back from every column slab (b), chunk by chunk as its trailing stage
+// takes it (trailPipe) into the pinned area dst(i), or whole by whole(i); then after(i).
+func (c *slabCore[C]) colsToTrailing(op string, dst func(i int) unsafe.Pointer, whole, after func(i int) error) error {
+	l := &c.l
+	srcs := ownViews(c.b, l.cols)
+	return runSlabs(op, c.devs, func(i int) error {
+		rs := l.rows[i]
+		if rs.Rows == 0 {
+			return nil
+		}
+		err := c.stage(op, i, slabStage{pipe: c.trailPipe[i], inverse: true, dst: dst(i), src: pinnedAt(c.a[i]),
+			t: l.cfg.Batch * rs.Rows, unit: c.rowBytes(),
+			fill:  func(t0, t1 int) { colsToRowsRange(l, ownView(c.a[i], rs), rs, srcs, t0, t1) },
+			whole: func() error { return whole(i) }})
+		if err != nil {
+			return err
+		}
+		return after(i)
+	})
+}
+
+// toOwnCols fills device j's column slab (b) from the row slabs srcs; toOwnRows device
+// i's row slab (a) from the column slabs srcs: the transposes whole, spread over the
+// device's CPUs.
+func (c *slabCore[C]) toOwnCols(j int, srcs []slabView[C]) {
+	cs := c.l.cols[j]
+	c.spread(0, c.l.cfg.Batch*cs.Rows, c.colBytes(), func(t0, t1 int) {
+		rowsToColsRange(&c.l, ownView(c.b[j], cs), cs, srcs, t0, t1)
+	})
+}
+func (c *slabCore[C]) toOwnRows(i int, srcs []slabView[C]) {
+	rs := c.l.rows[i]
+	c.spread(0, c.l.cfg.Batch*rs.Rows, c.rowBytes(), func(t0, t1 int) {
+		colsToRowsRange(&c.l, ownView(c.a[i], rs), rs, srcs, t0, t1)
+	})
+}
+
+// colBytes is the bytes of one transform of a column slab (the first axis' stage);
+// rowBytes of a row slab's (the complex side of the trailing stage).
+func (c *slabCore[C]) colBytes() int64 { return int64(c.l.n0*c.l.r) * int64(sizeOf[C]()) }
+func (c *slabCore[C]) rowBytes() int64 { return int64(c.l.m1*c.l.r) * int64(sizeOf[C]()) }
+
+// trailingChunks is how many chunks device i's trailing stage is cut into, its
+// transforms of bytes each (the larger of input and output).
+func (c *slabCore[C]) trailingChunks(i int, bytes int64) (chunks, t int) {
+	t = c.l.cfg.Batch * c.l.rows[i].Rows
+	return slabChunks(c.l.cfg.Chunks, t, bytes), t
 }
 
 // colsToOwnRows is the transpose back: each device's row slab (a) from every column
@@ -207,7 +368,7 @@ func (c *slabCore[C]) colsToOwnRows(op string, then func(i int) error) error {
 		if l.rows[i].Rows == 0 {
 			return nil
 		}
-		colsToRows(l, ownView(c.a[i], l.rows[i]), l.rows[i], srcs)
+		c.toOwnRows(i, srcs)
 		return then(i)
 	})
 }

@@ -1,13 +1,15 @@
 package vkfft
 
+import "unsafe"
+
 // SlabPlan is a complex-to-complex 2-D or 3-D transform distributed across the devices
 // of a Pool in FFTW-MPI's slab decomposition. Each device holds a contiguous slab of
 // the first axis (Slabs). Forward transforms each slab along the other axes (one plan
 // per device, a transform per row), transposes all-to-all so that each device holds a
 // slab of the second axis (TransposedSlabs), transforms the first axis there and,
 // unless TransposedOut is set, transposes back. Inverse mirrors it. The transposes
-// stage through pinned host memory; the devices work at once in every phase, but one
-// phase ends before the next starts (no chunked overlap of transfers and transforms).
+// stage through pinned host memory; the devices work at once in every phase, and within
+// a phase the host's transposes overlap the device's transforms (SlabConfig.Chunks).
 //
 // A transform of Batch > 1 keeps Config's layout, the transforms one after another; a
 // slab then holds the same rows of every transform: [Batch][Rows][...]. The transposed
@@ -41,7 +43,16 @@ func NewSlabPlan[T Complex](pool *Pool, cfg SlabConfig) (*SlabPlan[T], error) {
 			return err
 		}
 		p.trail[i] = t
-		return nil
+		chunks, n := p.c.trailingChunks(i, p.c.rowBytes())
+		return p.c.pipe(i, &p.c.trailPipe[i], chunks, n, func(batch int) (*plan, error) {
+			cfg := p.c.l.trailingConfig(i)
+			cfg.Batch = batch
+			q, err := NewPlan[T](p.c.devs[i], cfg)
+			if err != nil {
+				return nil, err
+			}
+			return q.p, nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -101,9 +112,11 @@ func (p *SlabPlan[T]) Forward(dst, src []T) error {
 		if rs.Rows == 0 {
 			return nil
 		}
-		copySlab(ownView(p.c.a[i], rs), wholeView(src, l.n0), rs, l.cfg.Batch, l.m1*l.r)
 		x := p.c.a[i][:l.rowLen(i)]
-		return p.trail[i].Forward(x, x)
+		return p.c.stage(op, i, slabStage{pipe: p.c.trailPipe[i], dst: pinnedAt(x), src: pinnedAt(x),
+			t: l.cfg.Batch * rs.Rows, unit: p.c.rowBytes(),
+			fill:  func(t0, t1 int) { copySlabRange(ownView(p.c.a[i], rs), wholeView(src, l.n0), rs, t0, t1, l.m1*l.r) },
+			whole: func() error { return p.trail[i].Forward(x, x) }})
 	})
 	if err == nil {
 		err = p.c.rowsThenFirstAxis(op, false, nil)
@@ -125,14 +138,18 @@ func (p *SlabPlan[T]) Inverse(dst, src []T) error {
 	l := &p.c.l
 	err := p.c.spectrumToCols(op, src)
 	if err == nil {
-		err = p.c.colsToOwnRows(op, func(i int) error {
-			x := p.c.a[i][:l.rowLen(i)]
-			if err := p.trail[i].Inverse(x, x); err != nil {
-				return err
-			}
-			copySlab(wholeView(dst, l.n0), ownView(p.c.a[i], l.rows[i]), l.rows[i], l.cfg.Batch, l.m1*l.r)
-			return nil
-		})
+		err = p.c.colsToTrailing(op, func(i int) unsafe.Pointer { return pinnedAt(p.c.a[i]) },
+			func(i int) error {
+				x := p.c.a[i][:l.rowLen(i)]
+				return p.trail[i].Inverse(x, x)
+			},
+			func(i int) error {
+				rs := l.rows[i]
+				p.c.spread(0, l.cfg.Batch*rs.Rows, p.c.rowBytes(), func(t0, t1 int) {
+					copySlabRange(wholeView(dst, l.n0), ownView(p.c.a[i], rs), rs, t0, t1, l.m1*l.r)
+				})
+				return nil
+			})
 	}
 	return err
 }
@@ -212,7 +229,7 @@ func (p *SlabPlan[T]) rowsToColBuffers(op string, bufs []*Buffer[T]) error {
 		if cs.Rows == 0 {
 			return nil
 		}
-		rowsToCols(l, ownView(p.c.b[j], cs), cs, srcs)
+		p.c.toOwnCols(j, srcs)
 		n, b := l.colLen(j), p.c.b[j]
 		if bufs[j].Len() == n {
 			if err := bufs[j].Upload(b[:n]); err != nil {

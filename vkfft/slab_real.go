@@ -1,6 +1,9 @@
 package vkfft
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // SlabRealPlan is a real-to-complex (Forward) and complex-to-real (Inverse) 2-D or 3-D
 // transform distributed across a Pool's devices, as SlabPlan does for complex data, in
@@ -51,13 +54,25 @@ func NewSlabRealPlan[R Real, C Complex](pool *Pool, cfg SlabConfig) (*SlabRealPl
 			return err
 		}
 		p.hostR[i], p.r[i] = h, h.Slice()
-		return nil
+		chunks, n := p.c.trailingChunks(i, max(p.c.rowBytes(), p.realRowBytes()))
+		return p.c.pipe(i, &p.c.trailPipe[i], chunks, n, func(batch int) (*plan, error) {
+			cfg := p.c.l.trailingConfig(i)
+			cfg.Batch = batch
+			q, err := NewRealPlan[R, C](p.c.devs[i], cfg)
+			if err != nil {
+				return nil, err
+			}
+			return q.p, nil
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	return p, nil
 }
+
+// realRowBytes is the bytes of one transform of a real row slab.
+func (p *SlabRealPlan[R, C]) realRowBytes() int64 { return int64(p.c.l.realRow) * int64(sizeOf[R]()) }
 
 // RealLen is the number of real elements: Batch × prod(Shape).
 func (p *SlabRealPlan[R, C]) RealLen() int { return p.c.l.wholeRealLen() }
@@ -117,8 +132,11 @@ func (p *SlabRealPlan[R, C]) Forward(dst []C, src []R) error {
 		if rs.Rows == 0 {
 			return nil
 		}
-		copySlab(ownView(p.r[i], rs), wholeView(src, l.n0), rs, l.cfg.Batch, l.realRow)
-		return p.trail[i].Forward(p.c.a[i][:l.rowLen(i)], p.r[i])
+		x := p.c.a[i][:l.rowLen(i)]
+		return p.c.stage(op, i, slabStage{pipe: p.c.trailPipe[i], dst: pinnedAt(x), src: pinnedAt(p.r[i]),
+			t: l.cfg.Batch * rs.Rows, unit: p.realRowBytes(),
+			fill:  func(t0, t1 int) { copySlabRange(ownView(p.r[i], rs), wholeView(src, l.n0), rs, t0, t1, l.realRow) },
+			whole: func() error { return p.trail[i].Forward(x, p.r[i]) }})
 	})
 	if err == nil {
 		err = p.c.rowsThenFirstAxis(op, false, nil)
@@ -140,13 +158,15 @@ func (p *SlabRealPlan[R, C]) Inverse(dst []R, src []C) error {
 	l := &p.c.l
 	err := p.c.spectrumToCols(op, src)
 	if err == nil {
-		err = p.c.colsToOwnRows(op, func(i int) error {
-			if err := p.trail[i].Inverse(p.r[i], p.c.a[i][:l.rowLen(i)]); err != nil {
-				return err
-			}
-			copySlab(wholeView(dst, l.n0), ownView(p.r[i], l.rows[i]), l.rows[i], l.cfg.Batch, l.realRow)
-			return nil
-		})
+		err = p.c.colsToTrailing(op, func(i int) unsafe.Pointer { return pinnedAt(p.r[i]) },
+			func(i int) error { return p.trail[i].Inverse(p.r[i], p.c.a[i][:l.rowLen(i)]) },
+			func(i int) error {
+				rs := l.rows[i]
+				p.c.spread(0, l.cfg.Batch*rs.Rows, p.realRowBytes(), func(t0, t1 int) {
+					copySlabRange(wholeView(dst, l.n0), ownView(p.r[i], rs), rs, t0, t1, l.realRow)
+				})
+				return nil
+			})
 	}
 	return err
 }
@@ -188,7 +208,7 @@ func (p *SlabRealPlan[R, C]) ForwardSlabs(dst []*Buffer[C], src []*Buffer[R]) er
 			if cs.Rows == 0 {
 				return nil
 			}
-			rowsToCols(l, ownView(p.c.b[j], cs), cs, srcs)
+			p.c.toOwnCols(j, srcs)
 			if err := dst[j].Upload(p.c.b[j][:l.colLen(j)]); err != nil {
 				return err
 			}

@@ -318,6 +318,7 @@ func TestSlabPlanBadInput(t *testing.T) {
 		{"zero dimension", SlabConfig{Shape: []int{8, 0}}, false, ErrInvalidShape, "dimension 1"},
 		{"negative batch", SlabConfig{Shape: []int{8, 8}, Batch: -1}, false, ErrInvalidBatch, "negative"},
 		{"norm", SlabConfig{Shape: []int{8, 8}, Norm: 7}, false, ErrInvalidArgument, "normalisation"},
+		{"negative chunks", SlabConfig{Shape: []int{8, 8}, Chunks: -1}, false, ErrInvalidArgument, "chunks -1"},
 	}
 	for _, c := range bad {
 		var err error

@@ -34,23 +34,41 @@ func ownViews[E any](data [][]E, slabs []Slab) []slabView[E] {
 // copySlab copies slab s's rows (unit elements each) of every transform from src to dst,
 // one contiguous run per transform.
 func copySlab[E any](dst, src slabView[E], s Slab, batch, unit int) {
-	n := s.Rows * unit
-	for b := 0; b < batch; b++ {
-		copy(dst.data[dst.at(b, s.Start, unit):][:n], src.data[src.at(b, s.Start, unit):][:n])
+	copySlabRange(dst, src, s, 0, batch*s.Rows, unit)
+}
+
+// copySlabRange is copySlab for the slab's rows q0 .. q1-1 counted over the whole batch
+// (row g of transform b is b·s.Rows + g − s.Start): one chunk of a pipelined stage.
+func copySlabRange[E any](dst, src slabView[E], s Slab, q0, q1, unit int) {
+	forEachTransform(q0, q1, s.Rows, func(b, lo, hi int) {
+		n := (hi - lo) * unit
+		copy(dst.data[dst.at(b, s.Start+lo, unit):][:n], src.data[src.at(b, s.Start+lo, unit):][:n])
+	})
+}
+
+// forEachTransform cuts a range q0 .. q1-1 of a slab's rows counted over the whole batch
+// (rows per transform) into one run per transform: f(b, lo, hi) for its rows lo .. hi-1,
+// counted from the slab's start.
+func forEachTransform(q0, q1, rows int, f func(b, lo, hi int)) {
+	for q := q0; q < q1; {
+		b := q / rows
+		lo, hi := q-b*rows, min(q1-b*rows, rows)
+		f(b, lo, hi)
+		q = b*rows + hi
 	}
 }
 
-// rowsToCols is the all-to-all transpose into one device: it fills column slab cs of dst
-// ([batch][cols][n0][r]) from every device's row slab ([batch][rows][m1][r]), runs of r
-// elements at a time.
-func rowsToCols[E any](l *slabLayout, dst slabView[E], cs Slab, srcs []slabView[E]) {
+// rowsToColsRange is the all-to-all transpose into one device: it fills columns q0 ..
+// q1-1 (counted over the whole batch) of column slab cs of dst ([batch][cols][n0][r])
+// from every device's row slab ([batch][rows][m1][r]), runs of r elements at a time.
+func rowsToColsRange[E any](l *slabLayout, dst slabView[E], cs Slab, srcs []slabView[E], q0, q1 int) {
 	r, rowUnit, colUnit := l.r, l.m1*l.r, l.n0*l.r
-	for b := 0; b < l.cfg.Batch; b++ {
+	forEachTransform(q0, q1, cs.Rows, func(b, lo, hi int) {
 		for i, rs := range l.rows {
 			src := srcs[i]
 			for x := rs.Start; x < rs.Start+rs.Rows; x++ {
 				s := src.at(b, x, rowUnit)
-				for c := cs.Start; c < cs.Start+cs.Rows; c++ {
+				for c := cs.Start + lo; c < cs.Start+hi; c++ {
 					d, from := dst.at(b, c, colUnit)+x*r, s+c*r
 					if r == 1 {
 						dst.data[d] = src.data[from]
@@ -60,19 +78,19 @@ func rowsToCols[E any](l *slabLayout, dst slabView[E], cs Slab, srcs []slabView[
 				}
 			}
 		}
-	}
+	})
 }
 
-// colsToRows is the transpose back into one device: it fills row slab rs of dst from
-// every device's column slab.
-func colsToRows[E any](l *slabLayout, dst slabView[E], rs Slab, srcs []slabView[E]) {
+// colsToRowsRange is the transpose back into one device: it fills rows q0 .. q1-1
+// (counted over the whole batch) of row slab rs of dst from every device's column slab.
+func colsToRowsRange[E any](l *slabLayout, dst slabView[E], rs Slab, srcs []slabView[E], q0, q1 int) {
 	r, rowUnit, colUnit := l.r, l.m1*l.r, l.n0*l.r
-	for b := 0; b < l.cfg.Batch; b++ {
+	forEachTransform(q0, q1, rs.Rows, func(b, lo, hi int) {
 		for j, cs := range l.cols {
 			src := srcs[j]
 			for c := cs.Start; c < cs.Start+cs.Rows; c++ {
 				s := src.at(b, c, colUnit)
-				for x := rs.Start; x < rs.Start+rs.Rows; x++ {
+				for x := rs.Start + lo; x < rs.Start+hi; x++ {
 					d, from := dst.at(b, x, rowUnit)+c*r, s+x*r
 					if r == 1 {
 						dst.data[d] = src.data[from]
@@ -82,7 +100,7 @@ func colsToRows[E any](l *slabLayout, dst slabView[E], rs Slab, srcs []slabView[
 				}
 			}
 		}
-	}
+	})
 }
 
 // runSlabs runs f for every device of a slab plan at once, each in a goroutine of its

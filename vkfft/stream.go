@@ -116,16 +116,11 @@ func (p *plan) runAsync(s *Stream, inverse bool, dst, src *hostBuffer, dstLen, s
 			return opError(op, ErrWrongDevice)
 		}
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.h == nil {
-		return closedError(op, "plan")
+	unlock, err := p.lockWith(op, s)
+	if err != nil {
+		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.q == 0 {
-		return closedError(op, "stream")
-	}
+	defer unlock()
 	// two calls may name the same two buffers the other way round: lock in address order
 	first, second := src, dst
 	if uintptr(unsafe.Pointer(dst)) < uintptr(unsafe.Pointer(src)) {
@@ -141,11 +136,47 @@ func (p *plan) runAsync(s *Stream, inverse bool, dst, src *hostBuffer, dstLen, s
 	if src.ptr == nil || dst.ptr == nil {
 		return closedError(op, "host buffer")
 	}
+	return p.enqueueLocked(op, s, inverse, dst.ptr, dstBytes, src.ptr, srcBytes)
+}
+
+// lockWith takes the plan's lock and then the stream's, the order every asynchronous
+// call takes them in, and returns their release.
+func (p *plan) lockWith(op string, s *Stream) (unlock func(), err error) {
+	p.mu.Lock()
+	if p.h == nil {
+		p.mu.Unlock()
+		return nil, closedError(op, "plan")
+	}
+	s.mu.Lock()
+	if s.q == 0 {
+		s.mu.Unlock()
+		p.mu.Unlock()
+		return nil, closedError(op, "stream")
+	}
+	return func() { s.mu.Unlock(); p.mu.Unlock() }, nil
+}
+
+// enqueueLocked queues a host round trip between pinned memory at dst and src on s, with
+// lockWith's locks held; the memory stays the device's until s is waited for.
+func (p *plan) enqueueLocked(op string, s *Stream, inverse bool, dst unsafe.Pointer, dstBytes int64,
+	src unsafe.Pointer, srcBytes int64) error {
 	// the C plan makes s wait for its earlier work on other queues, and records its own
-	if err := engine.RunHostAsync(p.runFor(inverse), p.st, s.q, dst.ptr, dstBytes, src.ptr, srcBytes); err != nil {
+	if err := engine.RunHostAsync(p.runFor(inverse), p.st, s.q, dst, dstBytes, src, srcBytes); err != nil {
 		return opError(op, err)
 	}
 	return nil
+}
+
+// enqueueHost is enqueueLocked taking its locks: for pinned memory that is not a
+// HostBuffer's whole (a slab plan's chunks of its own staging).
+func (p *plan) enqueueHost(op string, s *Stream, inverse bool, dst unsafe.Pointer, dstBytes int64,
+	src unsafe.Pointer, srcBytes int64) error {
+	unlock, err := p.lockWith(op, s)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return p.enqueueLocked(op, s, inverse, dst, dstBytes, src, srcBytes)
 }
 
 // ForwardAsync queues the forward transform of src into dst (pinned buffers of Len

@@ -141,6 +141,9 @@ static void check_results(void)
 	s.shape[0] = 16;
 	s.shape[1] = 12;
 	check_case("C2C single 16x12", s, 8);
+	s.chunks = 3; /* pipelined: each device's stages in up to 3 chunks */
+	check_case("C2C single 16x12, stages in chunks", s, 8);
+	s.chunks = 0;
 	s.shape[0] = 9;
 	s.shape[1] = 7;
 	s.transposed_out = s.transposed_in = 1;
@@ -154,6 +157,9 @@ static void check_results(void)
 	s.shape[2] = 8;
 	s.transposed_in = 1;
 	check_case("R2C single 12x10x8, transposed in", s, 6);
+	s.chunks = 4;
+	check_case("R2C single 12x10x8, transposed in, stages in chunks", s, 6);
+	s.chunks = 0;
 	CHECK(vkfftgo_device_supports_double(dev, &dbl));
 	if (dbl) {
 		s.transposed_in = 0;
@@ -192,6 +198,9 @@ static void check_bad_arguments(void)
 	s.transposed_out = 2;
 	EXPECT_FAIL(vkfftgo_slab_plan_create(pool, &s, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "transposed_out is 2");
 	s.transposed_out = 0;
+	s.chunks = -1;
+	EXPECT_FAIL(vkfftgo_slab_plan_create(pool, &s, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "chunks is -1");
+	s.chunks = 0;
 	s.size = 8;
 	EXPECT_FAIL(vkfftgo_slab_plan_create(pool, &s, &sp), VKFFTGO_ERROR_INVALID_ARGUMENT, "desc->size is 8");
 	s.size = (uint32_t)sizeof s;
