@@ -116,11 +116,10 @@ func (p *plan) runAsync(s *Stream, inverse bool, dst, src *hostBuffer, dstLen, s
 			return opError(op, ErrWrongDevice)
 		}
 	}
-	unlock, err := p.lockWith(op, s)
-	if err != nil {
+	if err := p.lockWith(op, s); err != nil {
 		return err
 	}
-	defer unlock()
+	defer p.unlockWith(s)
 	// two calls may name the same two buffers the other way round: lock in address order
 	first, second := src, dst
 	if uintptr(unsafe.Pointer(dst)) < uintptr(unsafe.Pointer(src)) {
@@ -140,20 +139,26 @@ func (p *plan) runAsync(s *Stream, inverse bool, dst, src *hostBuffer, dstLen, s
 }
 
 // lockWith takes the plan's lock and then the stream's, the order every asynchronous
-// call takes them in, and returns their release.
-func (p *plan) lockWith(op string, s *Stream) (unlock func(), err error) {
+// call takes them in; unlockWith releases them. (Two methods, not a closure: the
+// asynchronous calls allocate nothing.)
+func (p *plan) lockWith(op string, s *Stream) error {
 	p.mu.Lock()
 	if p.h == nil {
 		p.mu.Unlock()
-		return nil, closedError(op, "plan")
+		return closedError(op, "plan")
 	}
 	s.mu.Lock()
 	if s.q == 0 {
 		s.mu.Unlock()
 		p.mu.Unlock()
-		return nil, closedError(op, "stream")
+		return closedError(op, "stream")
 	}
-	return func() { s.mu.Unlock(); p.mu.Unlock() }, nil
+	return nil
+}
+
+func (p *plan) unlockWith(s *Stream) {
+	s.mu.Unlock()
+	p.mu.Unlock()
 }
 
 // enqueueLocked queues a host round trip between pinned memory at dst and src on s, with
@@ -171,11 +176,10 @@ func (p *plan) enqueueLocked(op string, s *Stream, inverse bool, dst unsafe.Poin
 // HostBuffer's whole (a slab plan's chunks of its own staging).
 func (p *plan) enqueueHost(op string, s *Stream, inverse bool, dst unsafe.Pointer, dstBytes int64,
 	src unsafe.Pointer, srcBytes int64) error {
-	unlock, err := p.lockWith(op, s)
-	if err != nil {
+	if err := p.lockWith(op, s); err != nil {
 		return err
 	}
-	defer unlock()
+	defer p.unlockWith(s)
 	return p.enqueueLocked(op, s, inverse, dst, dstBytes, src, srcBytes)
 }
 
