@@ -66,17 +66,8 @@ func rowsToColsRange[E any](l *slabLayout, dst slabView[E], cs Slab, srcs []slab
 	forEachTransform(q0, q1, cs.Rows, func(b, lo, hi int) {
 		for i, rs := range l.rows {
 			src := srcs[i]
-			for x := rs.Start; x < rs.Start+rs.Rows; x++ {
-				s := src.at(b, x, rowUnit)
-				for c := cs.Start + lo; c < cs.Start+hi; c++ {
-					d, from := dst.at(b, c, colUnit)+x*r, s+c*r
-					if r == 1 {
-						dst.data[d] = src.data[from]
-					} else {
-						copy(dst.data[d:d+r], src.data[from:from+r])
-					}
-				}
-			}
+			transposeRuns(dst.data, src.data, r, dst.at(b, 0, colUnit), colUnit, src.at(b, 0, rowUnit), rowUnit,
+				rs.Start, rs.Start+rs.Rows, cs.Start+lo, cs.Start+hi)
 		}
 	})
 }
@@ -88,19 +79,39 @@ func colsToRowsRange[E any](l *slabLayout, dst slabView[E], rs Slab, srcs []slab
 	forEachTransform(q0, q1, rs.Rows, func(b, lo, hi int) {
 		for j, cs := range l.cols {
 			src := srcs[j]
-			for c := cs.Start; c < cs.Start+cs.Rows; c++ {
-				s := src.at(b, c, colUnit)
-				for x := rs.Start + lo; x < rs.Start+hi; x++ {
-					d, from := dst.at(b, x, rowUnit)+c*r, s+x*r
-					if r == 1 {
-						dst.data[d] = src.data[from]
-					} else {
-						copy(dst.data[d:d+r], src.data[from:from+r])
+			transposeRuns(dst.data, src.data, r, dst.at(b, 0, rowUnit), rowUnit, src.at(b, 0, colUnit), colUnit,
+				cs.Start, cs.Start+cs.Rows, rs.Start+lo, rs.Start+hi)
+		}
+	})
+}
+
+// transposeRuns copies, for a in a0 .. a1-1 and c in c0 .. c1-1, the run of r elements
+// at src[sOff + a·sA + c·r] to dst[dOff + c·dC + a·r]: a transpose of runs. It goes tile
+// by tile, so that the lines of the side it strides over stay in cache across a tile;
+// small tiles, as a power-of-two stride maps them all onto a few cache sets (one core of
+// the 2-core CI box, 8192² complex64: 3.4 GB/s in tiles of 8, 2.0 in tiles of 32, 1.1
+// in tiles of 64, 1.5 untiled). The offsets may be negative (a view's base), as long as
+// every index is not.
+func transposeRuns[E any](dst, src []E, r, dOff, dC, sOff, sA, a0, a1, c0, c1 int) {
+	tile := max(4, 8/r)
+	for ta := a0; ta < a1; ta += tile {
+		ea := min(ta+tile, a1)
+		for tc := c0; tc < c1; tc += tile {
+			ec := min(tc+tile, c1)
+			for a := ta; a < ea; a++ {
+				s, d := sOff+a*sA, dOff+a*r
+				if r == 1 {
+					for c := tc; c < ec; c++ {
+						dst[d+c*dC] = src[s+c]
 					}
+					continue
+				}
+				for c := tc; c < ec; c++ {
+					copy(dst[d+c*dC:][:r], src[s+c*r:][:r])
 				}
 			}
 		}
-	})
+	}
 }
 
 // runSlabs runs f for every device of a slab plan at once, each in a goroutine of its
