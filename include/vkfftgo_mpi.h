@@ -49,6 +49,11 @@
  *
  * SCALING. As the plan's norm says, for the whole array: VKFFTGO_NORM_BACKWARD (default)
  * scales the inverse by 1/(n0*n1*n2), so forward then inverse is the identity.
+ *
+ * PIPELINE. The exchange to and from the transposed layout goes in chunks of columns, the
+ * device transforming one chunk while the next is exchanged: up to 8 chunks of at least
+ * 4 MiB; VKFFTGO_MPI_CHUNKS=k in rank 0's environment at plan creation asks for up to k
+ * (1: none).
  */
 #ifndef VKFFTGO_MPI_H
 #define VKFFTGO_MPI_H

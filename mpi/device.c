@@ -1,6 +1,7 @@
 /* device.c — this rank's device plans: the trailing axes of its slab (rows), and after
  * the exchange the first axis (cols); and the host slabs they run on. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "vfm.h"
 
@@ -23,27 +24,64 @@ static vkfftgo_status make(vkfftgo_device *device, const vkfftgo_plan_desc *pd, 
 /* Every rank holding rows runs plans of the same size, one block (rank 0's) of rows, on
  * slabs padded to a block (zeros, transformed and never sent): so the ranks compile the
  * same kernels, which a kernel cache shared by the ranks (VKFFTGO_CACHE_DIR) then holds
- * once, built by rank 0 while the others wait (vfm_build_plans). */
+ * once, built by rank 0 while the others wait (vfm_build_plans). The transposed slab is
+ * its chunks (pipe.c): one of ordinary memory here, or where pipelined pinned buffers of
+ * the device, made with the device plans. */
 vkfftgo_status vfm_alloc_slabs(vkfftgo_mpi_plan *p)
 {
 	size_t row = (size_t)p->rest * p->elem;
-	size_t plain = (size_t)(p->l0[0] * p->m1) * row, transposed = (size_t)(p->l1[0] * p->n0) * row;
-	size_t pack = plain > transposed ? plain : transposed;
+	size_t plain = (size_t)(p->l0[0] * p->m1) * row, chunk = (size_t)(p->chunk_cols * p->n0) * row;
+	size_t pack = plain > chunk ? plain : chunk;
 	p->slab = calloc(1, plain);
-	p->tslab = calloc(1, transposed);
+	p->tchunk = calloc((size_t)p->chunks, sizeof *p->tchunk);
 	p->sendbuf = malloc(pack);
 	p->recvbuf = malloc(pack);
-	if (!p->slab || !p->tslab || !p->sendbuf || !p->recvbuf)
+	if (!p->slab || !p->tchunk || !p->sendbuf || !p->recvbuf)
 		return vfm_fail(VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory for %zu-byte slabs", pack);
+	if (p->chunks == 1 && !(p->tchunk[0] = calloc(1, chunk)))
+		return vfm_fail(VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory for a %zu-byte slab", chunk);
 	return VKFFTGO_SUCCESS;
+}
+
+/* The pipelined chunks: pinned memory of the device, and the stream they run on. */
+static vkfftgo_status pin_chunks(vkfftgo_mpi_plan *p, vkfftgo_device *device)
+{
+	size_t chunk = (size_t)(p->chunk_cols * p->n0) * (size_t)p->rest * p->elem;
+	if (!(p->tbuf = calloc((size_t)p->chunks, sizeof *p->tbuf)))
+		return vfm_fail(VKFFTGO_ERROR_OUT_OF_MEMORY, "out of host memory");
+	for (int k = 0; k < p->chunks; k++) {
+		vkfftgo_status st = vkfftgo_host_buffer_create(device, chunk, &p->tbuf[k], &p->tchunk[k]);
+		if (st != VKFFTGO_SUCCESS)
+			return vfm_fail(st, "pinned memory for chunk %d of %d (%zu bytes): %s", k + 1, p->chunks, chunk,
+					vkfftgo_last_error());
+		memset(p->tchunk[k], 0, chunk);
+	}
+	vkfftgo_status st = vkfftgo_stream_create(device, &p->stream);
+	return st ? vfm_fail(st, "vkfftgo_stream_create: %s", vkfftgo_last_error()) : st;
+}
+
+void vfm_free_slabs(vkfftgo_mpi_plan *p)
+{
+	/* the host buffers wait for the stream's work; after a device's close their destroy
+	 * reports a stale handle and frees nothing twice */
+	for (int k = 0; p->tbuf && k < p->chunks; k++)
+		vkfftgo_host_buffer_destroy(p->tbuf[k]);
+	if (!p->tbuf && p->tchunk)
+		free(p->tchunk[0]);
+	vkfftgo_stream_destroy(p->stream);
+	free(p->tbuf);
+	free(p->tchunk);
+	free(p->slab);
+	free(p->sendbuf);
+	free(p->recvbuf);
 }
 
 vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device)
 {
 	const vkfftgo_mpi_desc *d = &p->desc;
-	int64_t block0 = p->l0[0], block1 = p->l1[0];
+	int64_t block0 = p->l0[0];
 	size_t row = (size_t)p->rest * p->elem;
-	size_t plain = (size_t)(block0 * p->m1) * row, transposed = (size_t)(block1 * p->n0) * row;
+	size_t plain = (size_t)(block0 * p->m1) * row, transposed = (size_t)(p->chunk_cols * p->n0) * row;
 	vkfftgo_status st;
 	if (p->l0[p->me] > 0) { /* a batch of (rank-1)-D transforms; R2C in FFTW's padded layout */
 		vkfftgo_plan_desc pd = VKFFTGO_PLAN_DESC_INIT;
@@ -58,17 +96,17 @@ vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device)
 		if ((st = make(device, &pd, &p->rows, plain, "the slab's trailing axes")) != VKFFTGO_SUCCESS)
 			return st;
 	}
-	if (p->l1[p->me] > 0) { /* the middle axis of block1 x n0 x rest (2-D: a batch of lines) */
+	if (p->l1[p->me] > 0) { /* the middle axis of a chunk, cols x n0 x rest (2-D: a batch of lines) */
 		vkfftgo_plan_desc pd = VKFFTGO_PLAN_DESC_INIT;
 		pd.precision = d->precision;
 		pd.norm = d->norm;
 		if (p->rest == 1) {
 			pd.rank = 1;
 			pd.shape[0] = p->n0;
-			pd.batch = block1;
+			pd.batch = p->chunk_cols;
 		} else {
 			pd.rank = 3;
-			pd.shape[0] = block1;
+			pd.shape[0] = p->chunk_cols;
 			pd.shape[1] = p->n0;
 			pd.shape[2] = p->rest;
 			pd.naxes = 1;
@@ -77,13 +115,15 @@ vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device)
 		if ((st = make(device, &pd, &p->cols, transposed, "the first axis")) != VKFFTGO_SUCCESS)
 			return st;
 	}
+	if (p->chunks > 1 && (st = pin_chunks(p, device)) != VKFFTGO_SUCCESS)
+		return st;
 	/* One round trip on the zeroed slabs: drivers that compile a kernel at its first launch
 	 * (PoCL, for each work-group size) do it now, rank 0 first, into their own disk cache,
 	 * which the other ranks then read. Zeros stay zeros. */
 	if ((st = vfm_run(p->rows, VKFFTGO_FORWARD, p->slab, "warming the slab's trailing axes")) ||
 	    (st = vfm_run(p->rows, VKFFTGO_INVERSE, p->slab, "warming the slab's trailing axes")) ||
-	    (st = vfm_run(p->cols, VKFFTGO_FORWARD, p->tslab, "warming the first axis")) ||
-	    (st = vfm_run(p->cols, VKFFTGO_INVERSE, p->tslab, "warming the first axis")))
+	    (st = vfm_run(p->cols, VKFFTGO_FORWARD, p->tchunk[0], "warming the first axis")) ||
+	    (st = vfm_run(p->cols, VKFFTGO_INVERSE, p->tchunk[0], "warming the first axis")))
 		return st;
 	return VKFFTGO_SUCCESS;
 }

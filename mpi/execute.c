@@ -1,7 +1,8 @@
 /* execute.c — a distributed transform: the slab's trailing axes on the device, the
- * exchange to the transposed layout, the first axis on the device, and (unless
- * TRANSPOSED_OUT) the exchange back; the inverse the other way round. The ranks agree
- * on success after every step, so a rank that failed stops all of them. */
+ * exchange to the transposed layout with the first axis on the device (chunk by chunk,
+ * pipe.c), and (unless TRANSPOSED_OUT) the exchange back; the inverse the other way
+ * round. The ranks agree on success after every step, so a rank that failed stops all
+ * of them. */
 #include <stdint.h>
 #include <string.h>
 
@@ -32,16 +33,16 @@ static vkfftgo_status forward(vkfftgo_mpi_plan *p, void *out, const void *in, si
 		memcpy(p->slab, in, plain);
 	if ((st = vfm_agree(p->comm, vfm_run(p->rows, VKFFTGO_FORWARD, p->slab, "the slab's trailing axes"), exec_fn)))
 		return st;
-	if ((st = vfm_agree(p->comm, vfm_to_transposed(p, p->slab, p->tslab), exec_fn)))
-		return st;
-	if ((st = vfm_agree(p->comm, vfm_run(p->cols, VKFFTGO_FORWARD, p->tslab, "the first axis"), exec_fn)))
+	if ((st = vfm_cols_forward(p, p->slab)))
 		return st;
 	if (p->desc.flags & VKFFTGO_MPI_TRANSPOSED_OUT) {
+		if ((st = vfm_cols_wait(p)))
+			return st;
 		if (transposed)
-			memcpy(out, p->tslab, transposed);
+			vfm_chunks_out(p, out);
 		return VKFFTGO_SUCCESS;
 	}
-	return vfm_agree(p->comm, vfm_to_plain(p, p->tslab, out), exec_fn);
+	return vfm_cols_to_plain(p, out);
 }
 
 static vkfftgo_status inverse(vkfftgo_mpi_plan *p, void *out, const void *in, size_t plain, size_t transposed)
@@ -49,13 +50,12 @@ static vkfftgo_status inverse(vkfftgo_mpi_plan *p, void *out, const void *in, si
 	vkfftgo_status st;
 	if (p->desc.flags & VKFFTGO_MPI_TRANSPOSED_IN) {
 		if (transposed)
-			memcpy(p->tslab, in, transposed);
-	} else if ((st = vfm_agree(p->comm, vfm_to_transposed(p, in, p->tslab), exec_fn))) {
-		return st;
+			vfm_chunks_in(p, in);
+		st = vfm_cols_inverse(p, NULL, p->slab);
+	} else {
+		st = vfm_cols_inverse(p, in, p->slab);
 	}
-	if ((st = vfm_agree(p->comm, vfm_run(p->cols, VKFFTGO_INVERSE, p->tslab, "the first axis"), exec_fn)))
-		return st;
-	if ((st = vfm_agree(p->comm, vfm_to_plain(p, p->tslab, p->slab), exec_fn)))
+	if (st)
 		return st;
 	if ((st = vfm_agree(p->comm, vfm_run(p->rows, VKFFTGO_INVERSE, p->slab, "the slab's trailing axes"), exec_fn)))
 		return st;

@@ -1,5 +1,6 @@
 /* layout.c — where a plan's rows live: the block rule over the first axis (plain) and
- * over the spectrum's second axis (transposed), and the exchange tables between them. */
+ * over the spectrum's second axis (transposed), and room for the exchange tables between
+ * them (exchange.c fills them for each chunk). */
 #include <limits.h>
 #include <stdlib.h>
 
@@ -21,12 +22,12 @@ vkfftgo_status vfm_layout(vkfftgo_mpi_plan *p)
 	p->s0 = calloc(n, sizeof(int64_t));
 	p->l1 = calloc(n, sizeof(int64_t));
 	p->s1 = calloc(n, sizeof(int64_t));
-	p->fwd_count = calloc(n, sizeof(int));
-	p->fwd_displ = calloc(n, sizeof(int));
-	p->bwd_count = calloc(n, sizeof(int));
-	p->bwd_displ = calloc(n, sizeof(int));
-	if (!p->l0 || !p->s0 || !p->l1 || !p->s1 || !p->fwd_count || !p->fwd_displ || !p->bwd_count ||
-	    !p->bwd_displ)
+	p->plain_count = calloc(n, sizeof(int));
+	p->plain_displ = calloc(n, sizeof(int));
+	p->trans_count = calloc(n, sizeof(int));
+	p->trans_displ = calloc(n, sizeof(int));
+	if (!p->l0 || !p->s0 || !p->l1 || !p->s1 || !p->plain_count || !p->plain_displ || !p->trans_count ||
+	    !p->trans_displ)
 		return vfm_fail(VKFFTGO_ERROR_OUT_OF_MEMORY, "%s: out of host memory", f);
 	for (int r = 0; r < p->size; r++) {
 		vfm_block(p->n0, p->size, r, &p->l0[r], &p->s0[r]);
@@ -39,11 +40,5 @@ vkfftgo_status vfm_layout(vkfftgo_mpi_plan *p)
 		return vfm_fail(VKFFTGO_ERROR_TOO_LARGE,
 				"%s: a slab of %lld x %lld rows of %lld values is too large for MPI's int counts",
 				f, (long long)p->l0[me], (long long)p->m1, (long long)p->rest);
-	for (int r = 0; r < p->size; r++) {
-		p->fwd_count[r] = (int)(p->l0[me] * p->l1[r]);
-		p->fwd_displ[r] = (int)(p->l0[me] * p->s1[r]);
-		p->bwd_count[r] = (int)(p->l0[r] * p->l1[me]);
-		p->bwd_displ[r] = (int)(p->s0[r] * p->l1[me]);
-	}
 	return VKFFTGO_SUCCESS;
 }

@@ -11,18 +11,15 @@ static void release(vkfftgo_mpi_plan *p)
 	/* a plan whose device was closed is gone already: its destroy reports a stale handle */
 	vkfftgo_plan_destroy(p->rows);
 	vkfftgo_plan_destroy(p->cols);
-	free(p->slab);
-	free(p->tslab);
-	free(p->sendbuf);
-	free(p->recvbuf);
+	vfm_free_slabs(p);
 	free(p->l0);
 	free(p->s0);
 	free(p->l1);
 	free(p->s1);
-	free(p->fwd_count);
-	free(p->fwd_displ);
-	free(p->bwd_count);
-	free(p->bwd_displ);
+	free(p->plain_count);
+	free(p->plain_displ);
+	free(p->trans_count);
+	free(p->trans_displ);
 	int finalized = 0;
 	MPI_Finalized(&finalized);
 	if (!finalized) {
@@ -82,15 +79,21 @@ VFM_API vkfftgo_status vkfftgo_mpi_plan_create(vkfftgo_device *device, const vkf
 		if (rc != MPI_SUCCESS)
 			st = vfm_mpi_fail("MPI_Type_contiguous", rc);
 	}
-	if (st == VKFFTGO_SUCCESS)
-		st = vfm_alloc_slabs(p);
-	/* rank 0 first: its plans are every rank's (device.c), compiled once into a shared
-	 * kernel cache while the others wait in the agreement */
-	if (st == VKFFTGO_SUCCESS && p->me == 0)
-		st = vfm_device_plans(p, device);
+	/* agreed first: the chunk count is a broadcast every rank must reach, and its result
+	 * the same on every rank */
 	st = vfm_agree(dup, st, create_fn);
-	if (st == VKFFTGO_SUCCESS) /* the same on every rank, agreed */
-		st = vfm_agree(dup, p->me != 0 ? vfm_device_plans(p, device) : VKFFTGO_SUCCESS, create_fn);
+	if (st == VKFFTGO_SUCCESS)
+		st = vfm_choose_chunks(p);
+	if (st == VKFFTGO_SUCCESS) {
+		st = vfm_alloc_slabs(p);
+		/* rank 0 first: its plans are every rank's (device.c), compiled once into a
+		 * shared kernel cache while the others wait in the agreement */
+		if (st == VKFFTGO_SUCCESS && p->me == 0)
+			st = vfm_device_plans(p, device);
+		st = vfm_agree(dup, st, create_fn);
+		if (st == VKFFTGO_SUCCESS) /* the same on every rank, agreed */
+			st = vfm_agree(dup, p->me != 0 ? vfm_device_plans(p, device) : VKFFTGO_SUCCESS, create_fn);
+	}
 	if (st != VKFFTGO_SUCCESS) {
 		release(p);
 		return st;

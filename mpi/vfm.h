@@ -23,13 +23,23 @@ struct vkfftgo_mpi_plan {
 	int64_t *l0, *s0;        /* per rank: rows of the first axis, first row */
 	int64_t *l1, *s1;        /* per rank: rows of the transposed layout, first row */
 	vkfftgo_plan *rows;      /* the trailing axes of this rank's slab (NULL: no rows) */
-	vkfftgo_plan *cols;      /* the first axis, on the transposed slab (NULL: no rows) */
+	vkfftgo_plan *cols;      /* the first axis on one chunk of the transposed slab
+				    (NULL: no rows) */
 	void *slab;              /* l0[0] (a block) * m1 rows: the plain layout */
-	void *tslab;             /* l1[0] * n0 rows: the transposed layout */
-	void *sendbuf, *recvbuf; /* the larger of the two, packed for MPI_Alltoallv */
-	int *fwd_count, *fwd_displ; /* per rank, in rows: what the plain->transposed */
-	int *bwd_count, *bwd_displ; /* exchange sends (fwd) and receives (bwd); reversed
-				       for the way back */
+	/* The transposed layout, l1[0] * n0 rows, in chunks of chunk_cols * n0 rows: tchunk[k]
+	 * holds columns k*chunk_cols .. of this rank's. Pipelined (chunks > 1, pipe.c) each
+	 * chunk is pinned memory of its own (tbuf[k]) that the device transforms on stream
+	 * while the next chunk is exchanged; else one chunk of ordinary memory. */
+	int chunks;
+	int64_t chunk_cols;
+	void **tchunk;
+	vkfftgo_host_buffer **tbuf;
+	vkfftgo_stream *stream;
+	void *sendbuf, *recvbuf; /* the larger of a plain slab and a chunk, packed for
+				    MPI_Alltoallv */
+	int *plain_count, *plain_displ; /* per rank, in rows, for the chunk being exchanged:
+					   what the plain slab sends to or gets from it */
+	int *trans_count, *trans_displ; /* and what the transposed chunk gets or sends */
 	MPI_Datatype row;        /* rest complex values */
 };
 
@@ -62,11 +72,29 @@ vkfftgo_status vfm_layout(vkfftgo_mpi_plan *p);
 /* device.c: the host slabs of this rank, and its two device plans. */
 vkfftgo_status vfm_alloc_slabs(vkfftgo_mpi_plan *p);
 vkfftgo_status vfm_device_plans(vkfftgo_mpi_plan *p, vkfftgo_device *device);
+void vfm_free_slabs(vkfftgo_mpi_plan *p);
 /* runs plan (may be NULL: nothing to do) in place on buf */
 vkfftgo_status vfm_run(vkfftgo_plan *plan, int direction, void *buf, const char *what);
 
-/* exchange.c: plain slab -> transposed slab and back, through MPI_Alltoallv. */
-vkfftgo_status vfm_to_transposed(vkfftgo_mpi_plan *p, const void *plain, void *transposed);
-vkfftgo_status vfm_to_plain(vkfftgo_mpi_plan *p, const void *transposed, void *plain);
+/* exchange.c: the plain slab -> chunk k of the transposed slab and back, through
+ * MPI_Alltoallv (collective: every rank exchanges chunk k together); the columns of
+ * this rank's chunk k. */
+vkfftgo_status vfm_to_transposed(vkfftgo_mpi_plan *p, const void *plain, int k);
+vkfftgo_status vfm_to_plain(vkfftgo_mpi_plan *p, int k, void *plain);
+int64_t vfm_chunk_cols(const vkfftgo_mpi_plan *p, int k);
+
+/* pipe.c (collective, agreed on every rank): how many chunks the transposed slab is cut
+ * into (rank 0's choice); the first axis' forward from a plain slab into the chunks,
+ * returning with the device's last work still queued, which vfm_cols_wait waits for and
+ * vfm_cols_to_plain then exchanges back; its inverse from a plain slab in (NULL: the
+ * chunks hold the transposed input) through to the plain slab plain. vfm_chunks_in and
+ * _out copy the transposed slab between a caller's contiguous array and the chunks. */
+vkfftgo_status vfm_choose_chunks(vkfftgo_mpi_plan *p);
+vkfftgo_status vfm_cols_forward(vkfftgo_mpi_plan *p, const void *plain);
+vkfftgo_status vfm_cols_wait(vkfftgo_mpi_plan *p);
+vkfftgo_status vfm_cols_to_plain(vkfftgo_mpi_plan *p, void *plain);
+vkfftgo_status vfm_cols_inverse(vkfftgo_mpi_plan *p, const void *in, void *plain);
+void vfm_chunks_in(vkfftgo_mpi_plan *p, const void *in);
+void vfm_chunks_out(const vkfftgo_mpi_plan *p, void *out);
 
 #endif

@@ -63,10 +63,29 @@ for np in 2 4; do
   step "accuracy on $np ranks: each rank's slab against rank 0's single-process vkfftgo transform"
   timeout 240 "${MPIRUN[@]}" -np $np "$tmp/accuracy" || die "accuracy on $np ranks (rc $?)"
 done
+# The shapes above are too small for the automatic choice to pipeline; 3 chunks cut the
+# transposed slabs of 3 and 6 columns, and leave those of 5 whole.
+for np in 2 4; do
+  step "accuracy on $np ranks, pipelined: the first axis in up to 3 chunks (VKFFTGO_MPI_CHUNKS=3)"
+  VKFFTGO_MPI_CHUNKS=3 timeout 240 "${MPIRUN[@]}" -x VKFFTGO_MPI_CHUNKS -np $np "$tmp/accuracy" ||
+    die "pipelined accuracy on $np ranks (rc $?)"
+done
 for np in 2 4; do
   step "failures on $np ranks: every rank gets the error naming the failing rank, within 60 s"
   timeout 60 "${MPIRUN[@]}" -np $np "$tmp/failure" || die "failure on $np ranks (rc $?)"
 done
+step "failures on 2 ranks, pipelined (VKFFTGO_MPI_CHUNKS=3)"
+VKFFTGO_MPI_CHUNKS=3 timeout 60 "${MPIRUN[@]}" -x VKFFTGO_MPI_CHUNKS -np 2 "$tmp/failure" ||
+  die "pipelined failure on 2 ranks (rc $?)"
+# (every rank learns rank 0's count by a broadcast and fails alike; the first to fail
+# aborts the run, so the log may hold one rank's line or more)
+step "a bad VKFFTGO_MPI_CHUNKS on rank 0: plan creation fails, naming it"
+if VKFFTGO_MPI_CHUNKS=three timeout 60 "${MPIRUN[@]}" -x VKFFTGO_MPI_CHUNKS -np 2 "$tmp/accuracy" >"$tmp/badchunks.log" 2>&1; then
+  die "VKFFTGO_MPI_CHUNKS=three was accepted"
+fi
+grep -q 'VKFFTGO_MPI_CHUNKS on rank 0 is not a count' "$tmp/badchunks.log" ||
+  { cat "$tmp/badchunks.log" >&2; die "the error did not name VKFFTGO_MPI_CHUNKS"; }
+echo "   $(grep -m1 -o 'VKFFTGO_ERROR.*' "$tmp/badchunks.log")"
 
 step "AddressSanitizer: libvkfftgo_mpi and the failure test instrumented, on 2 ranks"
 mkdir -p "$tmp/asan/lib" "$tmp/asan/include"
