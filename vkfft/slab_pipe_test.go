@@ -153,10 +153,10 @@ func TestSlabSpreadCopiesMatchOneDevice(t *testing.T) {
 
 // BenchmarkSlabOverlap times a slab plan's host round trip (Forward then Inverse on Go
 // slices, complex64) on a pool of every device: its stages whole and on one goroutine a
-// device (the plan before pipelining: Chunks 1, copies unspread), whole with the copies
-// spread over the CPUs (Chunks 1), and pipelined (Chunks 0) — beside one device's plan of
-// the same shape, whose host round trip is the bus's alone. Read the "slab" lines: each
-// time and the pipelined plan's speed-up over the first.
+// device with untiled transposes (the plan before pipelining: Chunks 1), whole with the
+// copies spread over the CPUs (Chunks 1), pipelined (Chunks 0), and pipelined untiled —
+// beside one device's plan of the same shape, whose host round trip is the bus's alone.
+// Read the "slab" lines: each time and the pipelined plan's speed-up over the first.
 func BenchmarkSlabOverlap(b *testing.B) {
 	pool, err := OpenPool()
 	if err != nil {
@@ -182,7 +182,9 @@ func BenchmarkSlabOverlap(b *testing.B) {
 				name   string
 				chunks int
 				spread bool
-			}{{"whole, one goroutine", 1, false}, {"whole, spread", 1, true}, {"pipelined", 0, true}}
+				tiled  bool
+			}{{"whole, one goroutine, untiled", 1, false, false}, {"whole, spread", 1, true, true},
+				{"pipelined", 0, true, true}, {"pipelined, untiled", 0, true, false}}
 			plans := make([]*SlabPlan[complex64], len(variants))
 			for k, v := range variants {
 				cfg := s.cfg
@@ -206,12 +208,15 @@ func BenchmarkSlabOverlap(b *testing.B) {
 				}
 				return time.Since(t0)
 			}
-			withSpread := func(on bool, f func() time.Duration) time.Duration {
-				old := slabMinSpreadBytes
-				if !on {
+			withCopies := func(spread, tiled bool, f func() time.Duration) time.Duration {
+				oldSpread, oldTile := slabMinSpreadBytes, slabTileRuns
+				if !spread {
 					slabMinSpreadBytes = 1 << 62
 				}
-				defer func() { slabMinSpreadBytes = old }()
+				if !tiled {
+					slabTileRuns = 1 << 30
+				}
+				defer func() { slabMinSpreadBytes, slabTileRuns = oldSpread, oldTile }()
 				return f()
 			}
 			times := make([]time.Duration, len(variants)+1)
@@ -221,7 +226,7 @@ func BenchmarkSlabOverlap(b *testing.B) {
 					times[0] += d
 				}
 				for k, v := range variants {
-					d := withSpread(v.spread, func() time.Duration { return roundTrip(plans[k].Forward, plans[k].Inverse) })
+					d := withCopies(v.spread, v.tiled, func() time.Duration { return roundTrip(plans[k].Forward, plans[k].Inverse) })
 					if !warm {
 						times[k+1] += d
 					}
@@ -235,9 +240,9 @@ func BenchmarkSlabOverlap(b *testing.B) {
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 / float64(b.N) }
 			pipes := slabPipes(&plans[2].c)
 			b.ReportMetric(ms(times[1])/ms(times[3]), "speedup")
-			b.Logf("slab %s on %d device(s), GOMAXPROCS %d: one goroutine %.1f ms, spread %.1f ms, pipelined (%d stages in chunks) %.1f ms: %.2f× (spread alone %.2f×); one device's plan %.1f ms",
+			b.Logf("slab %s on %d device(s), GOMAXPROCS %d: one goroutine untiled %.1f ms, spread %.1f ms, pipelined (%d stages in chunks) %.1f ms: %.2f× (spread alone %.2f×); pipelined untiled %.1f ms; one device's plan %.1f ms",
 				s.name, pool.Len(), runtime.GOMAXPROCS(0), ms(times[1]), ms(times[2]), pipes, ms(times[3]),
-				ms(times[1])/ms(times[3]), ms(times[1])/ms(times[2]), ms(times[0]))
+				ms(times[1])/ms(times[3]), ms(times[1])/ms(times[2]), ms(times[4]), ms(times[0]))
 		})
 	}
 }

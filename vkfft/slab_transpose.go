@@ -85,6 +85,11 @@ func colsToRowsRange[E any](l *slabLayout, dst slabView[E], rs Slab, srcs []slab
 	})
 }
 
+// slabTileRuns is the side of transposeRuns' tiles for runs of one element (of 4 at
+// least for longer runs). A variable, so that the benchmark can time the transposes
+// untiled (a tile larger than the slabs).
+var slabTileRuns = 8
+
 // transposeRuns copies, for a in a0 .. a1-1 and c in c0 .. c1-1, the run of r elements
 // at src[sOff + a·sA + c·r] to dst[dOff + c·dC + a·r]: a transpose of runs. It goes tile
 // by tile, so that the lines of the side it strides over stay in cache across a tile;
@@ -93,7 +98,7 @@ func colsToRowsRange[E any](l *slabLayout, dst slabView[E], rs Slab, srcs []slab
 // in tiles of 64, 1.5 untiled). The offsets may be negative (a view's base), as long as
 // every index is not.
 func transposeRuns[E any](dst, src []E, r, dOff, dC, sOff, sA, a0, a1, c0, c1 int) {
-	tile := max(4, 8/r)
+	tile := max(4, slabTileRuns/r)
 	for ta := a0; ta < a1; ta += tile {
 		ea := min(ta+tile, a1)
 		for tc := c0; tc < c1; tc += tile {
