@@ -23,12 +23,13 @@ type SlabConfig struct {
 	// TransposedIn makes the inverse transform take its input in the transposed layout
 	// (FFTW_MPI_TRANSPOSED_IN): what a forward with TransposedOut leaves.
 	TransposedIn bool
-	// Chunks pipelines the host calls' device stages (Forward, Inverse): each device's
-	// staging is cut into this many chunks of whole transforms — the most up to it that
-	// divide the stage evenly — and the host transposes or copies one chunk while the
-	// device transforms those before, on two streams. 0 chooses up to 8 chunks of at
-	// least 4 MiB each; 1 runs every stage whole. Results agree with the unpipelined
-	// plan's to rounding.
+	// Chunks pipelines the device stages that run on the host's staging (every stage of
+	// Forward and Inverse; the first axis' of ForwardSlabs and InverseSlabs between two
+	// transposes): each device's staging is cut into this many chunks of whole
+	// transforms — the most up to it that divide the stage evenly — and the host
+	// transposes or copies one chunk while the device transforms those before, on two
+	// streams. 0 chooses up to 8 chunks of at least 4 MiB each; 1 runs every stage whole.
+	// Results agree with the unpipelined plan's to rounding.
 	Chunks int
 }
 

@@ -222,9 +222,8 @@ func (c *slabCore[C]) lock(op string) error {
 }
 
 // rowsThenFirstAxis is the transpose of every row slab (a) into the column slabs (b) and
-// the first axis' transform there, all devices at once. after, if set, runs next on
-// each device with columns, in the same goroutine.
-func (c *slabCore[C]) rowsThenFirstAxis(op string, inverse bool, after func(j int) error) error {
+// the first axis' transform there, all devices at once.
+func (c *slabCore[C]) rowsThenFirstAxis(op string, inverse bool) error {
 	l := &c.l
 	srcs := ownViews(c.a, l.rows)
 	return runSlabs(op, c.devs, func(j int) error {
@@ -233,17 +232,10 @@ func (c *slabCore[C]) rowsThenFirstAxis(op string, inverse bool, after func(j in
 			return nil
 		}
 		x := c.b[j][:l.colLen(j)]
-		err := c.stage(op, j, slabStage{pipe: c.firstPipe[j], inverse: inverse, dst: pinnedAt(x), src: pinnedAt(x),
+		return c.stage(op, j, slabStage{pipe: c.firstPipe[j], inverse: inverse, dst: pinnedAt(x), src: pinnedAt(x),
 			t: l.cfg.Batch * cs.Rows, unit: c.colBytes(),
 			fill:  func(t0, t1 int) { rowsToColsRange(l, ownView(c.b[j], cs), cs, srcs, t0, t1) },
 			whole: func() error { return c.firstAxis(j, inverse, x) }})
-		if err != nil {
-			return err
-		}
-		if after != nil {
-			return after(j)
-		}
-		return nil
 	})
 }
 
@@ -306,7 +298,7 @@ func (c *slabCore[C]) spectrumToCols(op string, src []C) error {
 	if err != nil {
 		return err
 	}
-	return c.rowsThenFirstAxis(op, true, nil)
+	return c.rowsThenFirstAxis(op, true)
 }
 
 // colsToTrailing is the host inverses' second half: each device's row slab (a) filled

@@ -119,7 +119,7 @@ func (p *SlabPlan[T]) Forward(dst, src []T) error {
 			whole: func() error { return p.trail[i].Forward(x, x) }})
 	})
 	if err == nil {
-		err = p.c.rowsThenFirstAxis(op, false, nil)
+		err = p.c.rowsThenFirstAxis(op, false)
 	}
 	if err == nil {
 		err = p.c.colsToWhole(op, dst, l.cfg.TransposedOut)
@@ -213,7 +213,7 @@ func (p *SlabPlan[T]) ForwardSlabs(bufs []*Buffer[T]) error {
 	if l.cfg.TransposedOut {
 		return p.rowsToColBuffers(op, bufs)
 	}
-	if err := p.c.rowsThenFirstAxis(op, false, nil); err != nil {
+	if err := p.c.rowsThenFirstAxis(op, false); err != nil {
 		return err
 	}
 	return p.c.colsToOwnRows(op, func(i int) error { return bufs[i].Upload(p.c.a[i][:bufs[i].Len()]) })
@@ -279,7 +279,7 @@ func (p *SlabPlan[T]) InverseSlabs(bufs []*Buffer[T]) error {
 			return bufs[i].Download(p.c.a[i][:bufs[i].Len()])
 		})
 		if err == nil {
-			err = p.c.rowsThenFirstAxis(op, true, nil)
+			err = p.c.rowsThenFirstAxis(op, true)
 		}
 	}
 	if err != nil {

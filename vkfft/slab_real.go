@@ -139,7 +139,7 @@ func (p *SlabRealPlan[R, C]) Forward(dst []C, src []R) error {
 			whole: func() error { return p.trail[i].Forward(x, p.r[i]) }})
 	})
 	if err == nil {
-		err = p.c.rowsThenFirstAxis(op, false, nil)
+		err = p.c.rowsThenFirstAxis(op, false)
 	}
 	if err == nil {
 		err = p.c.colsToWhole(op, dst, l.cfg.TransposedOut)
@@ -215,7 +215,7 @@ func (p *SlabRealPlan[R, C]) ForwardSlabs(dst []*Buffer[C], src []*Buffer[R]) er
 			return p.c.first[j].ForwardBuffer(dst[j], dst[j])
 		})
 	}
-	if err := p.c.rowsThenFirstAxis(op, false, nil); err != nil {
+	if err := p.c.rowsThenFirstAxis(op, false); err != nil {
 		return err
 	}
 	return p.c.colsToOwnRows(op, func(i int) error { return dst[i].Upload(p.c.a[i][:l.rowLen(i)]) })
@@ -251,7 +251,7 @@ func (p *SlabRealPlan[R, C]) InverseSlabs(dst []*Buffer[R], src []*Buffer[C]) er
 			return src[i].Download(p.c.a[i][:l.rowLen(i)])
 		})
 		if err == nil {
-			err = p.c.rowsThenFirstAxis(op, true, nil)
+			err = p.c.rowsThenFirstAxis(op, true)
 		}
 	}
 	if err != nil {
