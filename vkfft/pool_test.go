@@ -590,6 +590,18 @@ func hann(n int) []float32 {
 	return w
 }
 
+// timeRoundTrip times a host round trip: fwd of x into y, then inv of y back into x.
+func timeRoundTrip(b *testing.B, x, y []complex64, fwd, inv func(dst, src []complex64) error) time.Duration {
+	t0 := time.Now()
+	if err := fwd(y, x); err != nil {
+		b.Fatal(err)
+	}
+	if err := inv(x, y); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(t0)
+}
+
 // BenchmarkPoolSpeedup: a batch split across a pool of every device against the same
 // Config on one device (testDev, device 0): host round trips (Forward then Inverse on
 // Go slices), timed alternately in one run. "speedup" is one device's time over the
@@ -622,14 +634,7 @@ func BenchmarkPoolSpeedup(b *testing.B) {
 			defer pp.Close()
 			x, y := make([]complex64, pp.Len()), make([]complex64, pp.Len())
 			roundTrip := func(fwd, inv func(dst, src []complex64) error) time.Duration {
-				t0 := time.Now()
-				if err := fwd(y, x); err != nil {
-					b.Fatal(err)
-				}
-				if err := inv(x, y); err != nil {
-					b.Fatal(err)
-				}
-				return time.Since(t0)
+				return timeRoundTrip(b, x, y, fwd, inv)
 			}
 			roundTrip(one.Forward, one.Inverse) // warm: staging slots, first launches
 			roundTrip(pp.Forward, pp.Inverse)

@@ -191,7 +191,7 @@ func (c *slabCore[C]) free() {
 	for i := range c.devs { // the pipes' plans wait for their streams' work
 		c.firstPipe[i].close()
 		c.trailPipe[i].close()
-		closeStreams(c.streams[i])
+		closeAll(c.streams[i][:])
 	}
 }
 
@@ -231,12 +231,19 @@ func (c *slabCore[C]) rowsThenFirstAxis(op string, inverse bool) error {
 		if cs.Rows == 0 {
 			return nil
 		}
-		x := c.b[j][:l.colLen(j)]
-		return c.stage(op, j, slabStage{pipe: c.firstPipe[j], inverse: inverse, dst: pinnedAt(x), src: pinnedAt(x),
-			t: l.cfg.Batch * cs.Rows, unit: c.colBytes(),
-			fill:  func(t0, t1 int) { rowsToColsRange(l, ownView(c.b[j], cs), cs, srcs, t0, t1) },
-			whole: func() error { return c.firstAxis(j, inverse, x) }})
+		return c.firstAxisStage(op, j, inverse, func(t0, t1 int) {
+			rowsToColsRange(l, ownView(c.b[j], cs), cs, srcs, t0, t1)
+		})
 	})
+}
+
+// firstAxisStage is device j's first-axis stage on its column slab (b), which fill
+// writes chunk by chunk (slabStage).
+func (c *slabCore[C]) firstAxisStage(op string, j int, inverse bool, fill func(t0, t1 int)) error {
+	x := c.b[j][:c.l.colLen(j)]
+	return c.stage(op, j, slabStage{pipe: c.firstPipe[j], inverse: inverse, dst: pinnedAt(x), src: pinnedAt(x),
+		t: c.l.cfg.Batch * c.l.cols[j].Rows, unit: c.colBytes(), fill: fill,
+		whole: func() error { return c.firstAxis(j, inverse, x) }})
 }
 
 func (c *slabCore[C]) firstAxis(j int, inverse bool, x []C) error {
@@ -281,11 +288,9 @@ func (c *slabCore[C]) spectrumToCols(op string, src []C) error {
 			if cs.Rows == 0 {
 				return nil
 			}
-			x := c.b[j][:l.colLen(j)]
-			return c.stage(op, j, slabStage{pipe: c.firstPipe[j], inverse: true, dst: pinnedAt(x), src: pinnedAt(x),
-				t: l.cfg.Batch * cs.Rows, unit: c.colBytes(),
-				fill:  func(t0, t1 int) { copySlabRange(ownView(c.b[j], cs), wholeView(src, l.m1), cs, t0, t1, l.n0*l.r) },
-				whole: func() error { return c.firstAxis(j, true, x) }})
+			return c.firstAxisStage(op, j, true, func(t0, t1 int) {
+				copySlabRange(ownView(c.b[j], cs), wholeView(src, l.m1), cs, t0, t1, l.n0*l.r)
+			})
 		})
 	}
 	err := runSlabs(op, c.devs, func(i int) error {

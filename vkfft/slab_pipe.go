@@ -119,19 +119,10 @@ func slabStreams(d *Device) ([2]*Stream, error) {
 	for k := range s {
 		st, err := d.NewStream()
 		if err != nil {
-			closeStreams(s)
+			closeAll(s[:])
 			return s, err
 		}
 		s[k] = st
 	}
 	return s, nil
-}
-
-// closeStreams closes the streams made.
-func closeStreams(s [2]*Stream) {
-	for _, st := range s {
-		if st != nil {
-			st.Close()
-		}
-	}
 }

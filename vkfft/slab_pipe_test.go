@@ -199,14 +199,7 @@ func BenchmarkSlabOverlap(b *testing.B) {
 				x[i] = complex(float32(i%7), float32(i%5))
 			}
 			roundTrip := func(fwd, inv func(dst, src []complex64) error) time.Duration {
-				t0 := time.Now()
-				if err := fwd(y, x); err != nil {
-					b.Fatal(err)
-				}
-				if err := inv(x, y); err != nil {
-					b.Fatal(err)
-				}
-				return time.Since(t0)
+				return timeRoundTrip(b, x, y, fwd, inv)
 			}
 			withCopies := func(spread, tiled bool, f func() time.Duration) time.Duration {
 				oldSpread, oldTile := slabMinSpreadBytes, slabTileRuns
