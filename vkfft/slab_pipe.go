@@ -45,8 +45,8 @@ type slabPipe struct {
 }
 
 // newSlabPipe builds the pipe of a stage of t transforms cut into chunks: mk builds a
-// plan of a chunk's transforms. It returns nil where
-// chunks is 1, or where the plan cannot run asynchronously (the stage then runs whole).
+// plan of a chunk's transforms. It returns nil where chunks is 1, or where the plan
+// cannot run asynchronously (the stage then runs whole).
 func newSlabPipe(chunks, t int, mk func(batch int) (*plan, error)) (*slabPipe, error) {
 	if chunks < 2 {
 		return nil, nil
@@ -120,7 +120,7 @@ func slabStreams(d *Device) ([2]*Stream, error) {
 		st, err := d.NewStream()
 		if err != nil {
 			closeAll(s[:])
-			return s, err
+			return [2]*Stream{}, err
 		}
 		s[k] = st
 	}
