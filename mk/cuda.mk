@@ -96,7 +96,7 @@ gpu-bundle: setup $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and 
 	CGO_CFLAGS="-O2 -g $(CUDA_CFLAGS)" CGO_LDFLAGS="$(CUDA_LDFLAGS)" $(GO) test -c -race -tags cuda -ldflags='-s -w' -o $(GPU_BUNDLE)/vkfft-race.test ./vkfft/
 	if [ -n "$(NVRTC_DEBS)" ]; then mkdir -p $(GPU_BUNDLE)/debs && cp $(VKFFTGO_CACHE)/debs/libnvrtc12_12.4*.deb $(VKFFTGO_CACHE)/debs/libnvrtc-builtins12.4_*.deb $(GPU_BUNDLE)/debs/; fi
 	# the C the CUDA syntax step compiles: the engine's and the cuda backend's, by directory
-	cp internal/engine/*.[ch] internal/backend/cuda/*.[ch] tests/gpu/rawbench.c $(GPU_BUNDLE)/src/
+	cp internal/engine/*.[ch] internal/backend/cuda/*.[ch] tests/gpu/rawbench.c tests/gpu/nvrtcprobe.c $(GPU_BUNDLE)/src/
 	tar -czf $(GPU_BUNDLE)/src/vkfft-headers.tgz -C cvendor/include .
 	cp tests/gpu/run.sh $(GPU_BUNDLE)/
 	$(MAKE) --no-print-directory gpu-bundle-capi

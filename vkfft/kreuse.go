@@ -102,6 +102,7 @@ func kernelSourceKey(id *kcacheIdent, k *engine.SourceKernel) []byte {
 func (r *kernelReuse) Load(k *engine.SourceKernel) []byte {
 	key := kernelSourceKey(&r.id, k)
 	name := kcacheFileName(key)
+	writeKernelSource(k, name)
 	if bin := kernelMem.get(name); bin != nil {
 		kcacheStats.loaded.Add(1)
 		return bin

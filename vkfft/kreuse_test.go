@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -435,4 +436,45 @@ func TestKernelReuseFusedSpectrometer(t *testing.T) {
 			require.Less(t, relErrReal(got, refPower(sp.cfg, val)), 1e-5)
 		})
 	}
+}
+
+// VKFFTGO_KERNEL_SOURCES receives each kernel a plan compiles, once, with its options;
+// a second plan that shares kernels adds only its own; a folder that cannot be written
+// leaves plans as they are.
+func TestKernelSourcesWritten(t *testing.T) {
+	krNeed(t)
+	want := krAlone(t, krPlan{cfg: Config{Shape: []int{16, 24}, Norm: NormForward, Tune: TuneOff}})
+	krFresh(t, 2)
+	dir := filepath.Join(t.TempDir(), "sources")
+	t.Setenv(envKernelSources, dir)
+	ext := ".cl"
+	if compiledBackend == CUDA {
+		ext = ".cu"
+	}
+	sources := func() []string {
+		m, err := filepath.Glob(filepath.Join(dir, "*"+ext))
+		require.NoError(t, err)
+		return m
+	}
+	_, first := krRun(t, krPlan{cfg: Config{Shape: []int{16, 24}, Tune: TuneOff}})
+	files := sources()
+	require.Len(t, files, int(first.compiled), "one file a kernel compiled")
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.Contains(t, string(src), "__global", "%s is a kernel's source", f)
+		_, err = os.Stat(strings.TrimSuffix(f, ext) + ".options")
+		require.NoError(t, err, "%s has its options", f)
+	}
+	got, second := krRun(t, krPlan{cfg: Config{Shape: []int{16, 24}, Norm: NormForward, Tune: TuneOff}})
+	require.Positive(t, second.loaded)
+	require.Len(t, sources(), len(files)+int(second.compiled), "shared kernels are written once")
+	require.Equal(t, want, got)
+
+	blocked := filepath.Join(t.TempDir(), "a-file")
+	require.NoError(t, os.WriteFile(blocked, nil, 0o644))
+	t.Setenv(envKernelSources, filepath.Join(blocked, "sources"))
+	krFresh(t, 2)
+	got, _ = krRun(t, krPlan{cfg: Config{Shape: []int{16, 24}, Norm: NormForward, Tune: TuneOff}})
+	require.Equal(t, want, got, "a folder that cannot be written changes nothing")
 }

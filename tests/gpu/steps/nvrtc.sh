@@ -1,0 +1,26 @@
+# Where a cold plan's compile time goes (tests/gpu/nvrtcprobe.c), sourced by run.sh: each
+# shape is built once into an empty kernel cache with VKFFTGO_KERNEL_SOURCES set, which
+# leaves its kernels' sources and options in a folder; the probe then compiles them with
+# the machine's NVRTC alone (CUBIN, PTX only, ptxas -O1), all at once on one NVRTC, and all
+# at once on a copy of NVRTC each (dlmopen), the CUBINs compared byte for byte. Read the
+# "probe" lines of nvrtc.log (NVRTC_SHAPES narrows the shapes).
+nvrtc_probe() {
+	local cu=${CUDA_HOME:-/usr/local/cuda} lib="" v s
+	for v in 13 12; do
+		[ -z "$lib" ] && [ -e "$cu/lib64/libnvrtc.so.$v" ] && lib=$(readlink -f "$cu/lib64/libnvrtc.so.$v")
+	done
+	[ -n "${VKFFTGO_NVRTC:-}" ] && lib=$VKFFTGO_NVRTC
+	echo "NVRTC: ${lib:-none found}; $(nproc) CPUs"
+	gcc -O2 -o "$W/nvrtcprobe" "$B/src/nvrtcprobe.c" -I"$cu/include" -L"$(dirname "$lib")" \
+		-l:"$(basename "$lib")" -Wl,-rpath,"$(dirname "$lib")" -lpthread -ldl || return 1
+	for s in ${NVRTC_SHAPES:-256x256x256 512x512x512 4096x4096 256x256x256@c128}; do
+		echo "== $s"
+		CUDA_CACHE_DISABLE=1 VKFFTGO_KERNEL_SOURCES="$W/nvrtc-src/$s" VKFFTGO_CACHE_DIR="$W/nvrtc-cache/$s" \
+			"$B/vkfft" bench -shapes "$s" -time 50ms -ref-limit 0 -copy-bytes 0 >"$W/nvrtc-bench.log" 2>&1 ||
+			{ tail -n 5 "$W/nvrtc-bench.log"; return 1; }
+		# NVRTC opens its builtins library by name, from the library path
+		LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_CACHE_DISABLE=1 NVRTC_PATH="$lib" \
+			"$W/nvrtcprobe" "$W/nvrtc-src/$s"/*.cu || return 1
+	done
+}
+step nvrtc 600 bash -c "$(declare -f nvrtc_probe); B='$B' W='$W' nvrtc_probe"
