@@ -7,7 +7,10 @@
  *   - all at once on threads of one NVRTC (what a cold plan does);
  *   - all at once, each thread on a copy of NVRTC of its own, loaded with dlmopen into a
  *     link namespace of its own (its own globals and locks), where NVRTC_PATH names the
- *     library: whether compiles on threads wait on each other inside NVRTC;
+ *     library. NVRTC 13 opens the driver's libcuda.so.1 into the copy's namespace, and the
+ *     process dies there (an H100 with driver 580): only where no driver is installed do
+ *     the copies load (NVRTC 12.4 on a CPU machine), which is why the GPU step compiles
+ *     in separate processes instead;
  *   - the longest kernel on every thread at once, one NVRTC against a copy each.
  * Every CUBIN is compared byte for byte with the one compiled alone. Prints one line per
  * measurement, "probe ...". Needs no GPU: NVRTC is a compiler.
@@ -266,7 +269,7 @@ int main(int argc, char **argv)
 		jobs[i].nv = &linked;
 	}
 	measure("the longest kernel, one NVRTC", jobs, n, 1, 1);
-	if (!lib) {
+	if (!lib || !*lib) {
 		printf("probe NVRTC_PATH not set: no copies of NVRTC\n");
 		return 0;
 	}

@@ -1,11 +1,14 @@
 # Where a cold plan's compile time goes (tests/gpu/nvrtcprobe.c), sourced by run.sh: each
 # shape is built once into an empty kernel cache with VKFFTGO_KERNEL_SOURCES set, which
 # leaves its kernels' sources and options in a folder; the probe then compiles them with
-# the machine's NVRTC alone (CUBIN, PTX only, ptxas -O1), all at once on one NVRTC, and all
-# at once on a copy of NVRTC each (dlmopen), the CUBINs compared byte for byte. Read the
-# "probe" lines of nvrtc.log (NVRTC_SHAPES narrows the shapes).
+# the machine's NVRTC alone (CUBIN, PTX only, ptxas -O1) and all at once on threads of one
+# process, the CUBINs compared byte for byte; then the shape's longest kernel is compiled
+# by six processes at once ("apart" lines: each one's time): threads of one NVRTC that
+# take longer than processes wait on each other inside NVRTC. Read the "probe" and
+# "apart" lines of nvrtc.log (NVRTC_SHAPES narrows the shapes; NVRTC_COPIES=1 also tries a
+# dlmopen'd copy of NVRTC per thread, which crashes where NVIDIA's driver is installed).
 nvrtc_probe() {
-	local cu=${CUDA_HOME:-/usr/local/cuda} lib="" v s
+	local cu=${CUDA_HOME:-/usr/local/cuda} lib="" v s longest i
 	for v in 13 12; do
 		[ -z "$lib" ] && [ -e "$cu/lib64/libnvrtc.so.$v" ] && lib=$(readlink -f "$cu/lib64/libnvrtc.so.$v")
 	done
@@ -19,8 +22,14 @@ nvrtc_probe() {
 			"$B/vkfft" bench -shapes "$s" -time 50ms -ref-limit 0 -copy-bytes 0 >"$W/nvrtc-bench.log" 2>&1 ||
 			{ tail -n 5 "$W/nvrtc-bench.log"; return 1; }
 		# NVRTC opens its builtins library by name, from the library path
-		LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_CACHE_DISABLE=1 NVRTC_PATH="$lib" \
-			"$W/nvrtcprobe" "$W/nvrtc-src/$s"/*.cu || return 1
+		LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_CACHE_DISABLE=1 \
+			NVRTC_PATH="${NVRTC_COPIES:+$lib}" "$W/nvrtcprobe" "$W/nvrtc-src/$s"/*.cu || return 1
+		longest=$(ls -S "$W/nvrtc-src/$s"/*.cu | head -n 1)
+		for i in 1 2 3 4 5 6; do
+			LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_CACHE_DISABLE=1 \
+				"$W/nvrtcprobe" "$longest" | grep -o 'alone .*' | sed "s/^/apart: process $i compiled the longest kernel, /" &
+		done
+		wait
 	done
 }
 step nvrtc 600 bash -c "$(declare -f nvrtc_probe); B='$B' W='$W' nvrtc_probe"
