@@ -5,20 +5,15 @@
  *   - each alone, to CUBIN (what a plan does) and to PTX only (NVRTC's front end and
  *     NVVM, without ptxas), and to CUBIN with ptxas at -O1;
  *   - all at once on threads of one NVRTC (what a cold plan does);
- *   - all at once, each thread on a copy of NVRTC of its own, loaded with dlmopen into a
- *     link namespace of its own (its own globals and locks), where NVRTC_PATH names the
- *     library. NVRTC 13 opens the driver's libcuda.so.1 into the copy's namespace, and the
- *     process dies there (an H100 with driver 580): only where no driver is installed do
- *     the copies load (NVRTC 12.4 on a CPU machine), which is why the GPU step compiles
- *     in separate processes instead;
- *   - the longest kernel on every thread at once, one NVRTC against a copy each.
+ *   - the longest kernel on every thread at once.
  * Every CUBIN is compared byte for byte with the one compiled alone. Prints one line per
- * measurement, "probe ...". Needs no GPU: NVRTC is a compiler.
+ * measurement, "probe ...". Needs no GPU: NVRTC is a compiler. Compiles in separate
+ * processes at once are the step's (steps/nvrtc.sh): a copy of NVRTC per thread, loaded
+ * with dlmopen, is not possible where it matters — NVRTC 13 opens the driver's
+ * libcuda.so.1 into the copy's link namespace and the process dies there.
  *
- * Build: gcc -O2 nvrtcprobe.c -I$CUDA/include -L$CUDA/lib64 -lnvrtc -lpthread -ldl
+ * Build: gcc -O2 nvrtcprobe.c -I$CUDA/include -L$CUDA/lib64 -lnvrtc -lpthread
  */
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <nvrtc.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,10 +21,10 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_KERNELS 15 /* glibc has 16 link namespaces */
+#define MAX_KERNELS 16
 #define MAX_OPTS 16
 
-typedef struct nvrtc_copy {
+typedef struct nvrtc_fns {
 	nvrtcResult (*create)(nvrtcProgram *, const char *, const char *, int, const char *const *,
 			      const char *const *);
 	nvrtcResult (*compile)(nvrtcProgram, int, const char *const *);
@@ -38,9 +33,7 @@ typedef struct nvrtc_copy {
 	nvrtcResult (*ptx_size)(nvrtcProgram, size_t *);
 	nvrtcResult (*ptx)(nvrtcProgram, char *);
 	nvrtcResult (*destroy)(nvrtcProgram *);
-	/* a namespace's libc sets its ctype tables up for the thread that loaded it only */
-	void (*thread_init)(void);
-} nvrtc_copy;
+} nvrtc_fns;
 
 typedef struct kernel {
 	const char *path;
@@ -53,7 +46,7 @@ typedef struct kernel {
 } kernel;
 
 typedef struct job {
-	const nvrtc_copy *nv;
+	const nvrtc_fns *nv;
 	const kernel *k;
 	const char *extra; /* one more option, or NULL */
 	int ptx_only;
@@ -91,34 +84,13 @@ static char *slurp(const char *path)
 	return b;
 }
 
-static const nvrtc_copy linked = {nvrtcCreateProgram, nvrtcCompileProgram, nvrtcGetCUBINSize, nvrtcGetCUBIN,
-				  nvrtcGetPTXSize,    nvrtcGetPTX,         nvrtcDestroyProgram, NULL};
-
-static int load_copy(const char *path, nvrtc_copy *c)
-{
-	void *h = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL), *libc;
-	Lmid_t id;
-	if (!h) {
-		fprintf(stderr, "dlmopen %s: %s\n", path, dlerror());
-		return -1;
-	}
-	*(void **)&c->create = dlsym(h, "nvrtcCreateProgram");
-	*(void **)&c->compile = dlsym(h, "nvrtcCompileProgram");
-	*(void **)&c->cubin_size = dlsym(h, "nvrtcGetCUBINSize");
-	*(void **)&c->cubin = dlsym(h, "nvrtcGetCUBIN");
-	*(void **)&c->ptx_size = dlsym(h, "nvrtcGetPTXSize");
-	*(void **)&c->ptx = dlsym(h, "nvrtcGetPTX");
-	*(void **)&c->destroy = dlsym(h, "nvrtcDestroyProgram");
-	c->thread_init = NULL;
-	if (dlinfo(h, RTLD_DI_LMID, &id) == 0 && (libc = dlmopen(id, "libc.so.6", RTLD_NOW | RTLD_NOLOAD)))
-		*(void **)&c->thread_init = dlsym(libc, "__ctype_init");
-	return c->create && c->compile && c->cubin_size && c->cubin && c->destroy ? 0 : -1;
-}
+static const nvrtc_fns linked = {nvrtcCreateProgram, nvrtcCompileProgram, nvrtcGetCUBINSize, nvrtcGetCUBIN,
+				  nvrtcGetPTXSize,    nvrtcGetPTX,         nvrtcDestroyProgram};
 
 static void *run_job(void *arg)
 {
 	job *j = arg;
-	const nvrtc_copy *nv = j->nv;
+	const nvrtc_fns *nv = j->nv;
 	const char *opts[MAX_OPTS + 1];
 	nvrtcProgram p;
 	int n = j->k->nopts, i;
@@ -134,8 +106,6 @@ static void *run_job(void *arg)
 			}
 	if (j->extra)
 		opts[n++] = j->extra;
-	if (nv->thread_init)
-		nv->thread_init();
 	j->failed = nv->create(&p, j->k->source, "kernel.cu", 0, NULL, NULL) != NVRTC_SUCCESS;
 	if (j->failed)
 		return NULL;
@@ -190,13 +160,12 @@ static void measure(const char *what, job *jobs, int n, int threads, int compare
 	fflush(stdout);
 }
 
-static void fill(job *jobs, kernel *ks, int n, const nvrtc_copy *nv, const nvrtc_copy *copies, const char *extra,
-		 int ptx_only)
+static void fill(job *jobs, kernel *ks, int n, const nvrtc_fns *nv, const char *extra, int ptx_only)
 {
 	int i;
 	for (i = 0; i < n; i++) {
 		memset(&jobs[i], 0, sizeof jobs[i]);
-		jobs[i].nv = copies ? &copies[i] : nv;
+		jobs[i].nv = nv;
 		jobs[i].k = &ks[i];
 		jobs[i].extra = extra;
 		jobs[i].ptx_only = ptx_only;
@@ -206,9 +175,7 @@ static void fill(job *jobs, kernel *ks, int n, const nvrtc_copy *nv, const nvrtc
 int main(int argc, char **argv)
 {
 	kernel ks[MAX_KERNELS];
-	nvrtc_copy copies[MAX_KERNELS];
 	job jobs[MAX_KERNELS];
-	const char *lib = getenv("NVRTC_PATH");
 	int n = argc - 1, i, longest = 0;
 	if (n < 1 || n > MAX_KERNELS) {
 		fprintf(stderr, "usage: nvrtcprobe KERNEL.cu... (1 to %d; NAME.options beside each)\n", MAX_KERNELS);
@@ -237,7 +204,7 @@ int main(int argc, char **argv)
 	}
 	/* the reference: each alone, twice (the first pays NVRTC's start) */
 	for (int pass = 0; pass < 2; pass++) {
-		fill(jobs, ks, n, &linked, NULL, NULL, 0);
+		fill(jobs, ks, n, &linked, NULL, 0);
 		for (i = 0; i < n; i++) {
 			run_job(&jobs[i]);
 			if (jobs[i].failed) {
@@ -256,39 +223,18 @@ int main(int argc, char **argv)
 		if (ks[i].alone_ms > ks[longest].alone_ms)
 			longest = i;
 	}
-	fill(jobs, ks, n, &linked, NULL, NULL, 0);
+	fill(jobs, ks, n, &linked, NULL, 0);
 	measure("CUBIN", jobs, n, 0, 1);
-	fill(jobs, ks, n, &linked, NULL, NULL, 1);
+	fill(jobs, ks, n, &linked, NULL, 1);
 	measure("PTX only (no ptxas)", jobs, n, 0, 0);
-	fill(jobs, ks, n, &linked, NULL, "--ptxas-options=-O1", 0);
+	fill(jobs, ks, n, &linked, "--ptxas-options=-O1", 0);
 	measure("CUBIN, ptxas -O1", jobs, n, 0, 1);
-	fill(jobs, ks, n, &linked, NULL, NULL, 0);
+	fill(jobs, ks, n, &linked, NULL, 0);
 	measure("CUBIN, one NVRTC", jobs, n, 1, 1);
 	for (i = 0; i < n; i++) {
 		jobs[i].k = &ks[longest];
 		jobs[i].nv = &linked;
 	}
 	measure("the longest kernel, one NVRTC", jobs, n, 1, 1);
-	if (!lib || !*lib) {
-		printf("probe NVRTC_PATH not set: no copies of NVRTC\n");
-		return 0;
-	}
-	{
-		double t0 = now_ms();
-		for (i = 0; i < n; i++)
-			if (load_copy(lib, &copies[i])) {
-				printf("probe %d copies of %s: copy %d did not load\n", n, lib, i);
-				return 0;
-			}
-		printf("probe %d copies of %s loaded in %.1f ms\n", n, lib, now_ms() - t0);
-	}
-	for (int pass = 0; pass < 2; pass++) {
-		fill(jobs, ks, n, NULL, copies, NULL, 0);
-		measure("CUBIN, a copy of NVRTC each", jobs, n, 1, 1);
-	}
-	fill(jobs, ks, n, NULL, copies, NULL, 0);
-	for (i = 0; i < n; i++)
-		jobs[i].k = &ks[longest];
-	measure("the longest kernel, a copy each", jobs, n, 1, 1);
 	return 0;
 }
