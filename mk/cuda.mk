@@ -5,7 +5,8 @@
 #                           then cuda-kernel-check
 #   make cuda-kernel-check  compile the CUDA text of the companion kernels and fused rewrites of
 #                           every sample format with Debian's NVRTC 12.4 (no GPU; needs the
-#                           OpenCL test device that writes them)
+#                           OpenCL test device that writes them), then compile them in forked
+#                           children as a cold plan does (tests/nvrtc/forkcheck.c)
 #   make gpu-bundle         test binaries (a -race one too) + benchmark + raw VkFFT C baseline in .gpu/
 #                           (+ the cuda C library and its C programs: mk/capi-gpu.mk, the vulkan
 #                           and opencl test binaries, the OpenCL ICD loader);
@@ -80,6 +81,11 @@ cuda-kernel-check: setup cuda-sdk ## compile every sample format's CUDA kernel t
 	  -run '^(TestStageKernelsBuildForEveryFormat|TestFuseRewriteVkFFTKernels|TestFuseGroupRewriteVkFFTKernels|TestDirectShapes)$$'
 	LD_LIBRARY_PATH=$(abspath $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu) \
 	  $(NVRTC_DIR)/check $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu/libnvrtc.so.12 sm_90 $(NVRTC_DIR)/src/*.cu
+	# a cold plan's compiles in forked children (internal/engine/vkg_fork_compile.c)
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined $(SDK_CFLAGS) -Iinternal/engine \
+	  tests/nvrtc/forkcheck.c internal/engine/vkg_fork_compile.c -ldl -lpthread -o $(NVRTC_DIR)/forkcheck
+	LD_LIBRARY_PATH=$(abspath $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu) \
+	  $(NVRTC_DIR)/forkcheck $(NVRTC_DIR)/root/usr/lib/x86_64-linux-gnu/libnvrtc.so.12 sm_90 $(NVRTC_DIR)/src/*.cu
 
 gpu-bundle: setup $(CUDA_DEPS) ## pack the GPU test run into $(GPU_BUNDLE)/ and $(BUILD)/vkfftgo-gpu-bundle.tar.gz
 	@scripts/cuda-sdk.sh $(CUDA_SDK) # also fetches the libnvrtc .debs

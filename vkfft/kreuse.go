@@ -66,11 +66,42 @@ func (*KernelCacheControl) CompileJobs() int {
 	return runtime.NumCPU()
 }
 
+// EnvCompileFork set to "off" keeps every compile in this process, on threads. Unset (or
+// anything else), a plan's kernels compile in child processes forked from this one where
+// the backend allows it (CUDA: NVRTC's compiles on threads of one process wait on each
+// other; in processes they do not), each child running only its compile.
+const EnvCompileFork = "VKFFTGO_COMPILE_FORK"
+
+var compileForkSetting atomic.Int32 // 0: from the environment; 1 on; 2 off
+
+// SetCompileFork says whether plans created from now on may compile their kernels in
+// child processes forked from this one (see EnvCompileFork); it overrides the
+// environment.
+func (*KernelCacheControl) SetCompileFork(on bool) {
+	if on {
+		compileForkSetting.Store(1)
+	} else {
+		compileForkSetting.Store(2)
+	}
+}
+
+// CompileFork says whether kernels may compile in forked child processes now.
+func (*KernelCacheControl) CompileFork() bool {
+	switch compileForkSetting.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	return !strings.EqualFold(strings.TrimSpace(os.Getenv(EnvCompileFork)), "off")
+}
+
 // kernelReuse is engine.KernelReuse for the builds of one kernelSource.
 type kernelReuse struct {
 	store  kernelStore // the kernels/ folder, with the settings of the build
 	id     kcacheIdent
 	jobs   int
+	fork   bool
 	stored atomic.Bool // something was written: trim the folder afterwards
 }
 
@@ -86,7 +117,7 @@ func newKernelReuse(store kernelStore, id kcacheIdent) *kernelReuse {
 	}
 	// a kernel's binary depends on its source, not on the code that asked VkFFT for it
 	id.coreHash = ""
-	return &kernelReuse{store: store, id: id, jobs: jobs}
+	return &kernelReuse{store: store, id: id, jobs: jobs, fork: kernelCache.CompileFork()}
 }
 
 // kernelSourceKey is the key of one kernel's binary.
@@ -136,6 +167,9 @@ func (r *kernelReuse) Keep(k *engine.SourceKernel, bin []byte, ahead bool) {
 
 // Jobs implements engine.KernelReuse.
 func (r *kernelReuse) Jobs() int { return r.jobs }
+
+// Fork implements engine.KernelReuse.
+func (r *kernelReuse) Fork() bool { return r.fork }
 
 // done trims the kernels/ folder once a build stored entries in it.
 func (r *kernelReuse) done() {

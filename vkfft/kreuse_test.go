@@ -209,6 +209,46 @@ func TestCompileJobsSettings(t *testing.T) {
 	}
 }
 
+func TestCompileForkSettings(t *testing.T) {
+	kc := KernelCache()
+	defer compileForkSetting.Store(0)
+	cases := []struct {
+		name string
+		env  string
+		set  int // 0: leave to the environment; 1 SetCompileFork(true); 2 (false)
+		want bool
+	}{
+		{"default", "", 0, true},
+		{"environment off", "off", 0, false},
+		{"environment OFF", " OFF ", 0, false},
+		{"environment on", "on", 0, true},
+		{"environment junk", "sometimes", 0, true},
+		{"API on over the environment", "off", 1, true},
+		{"API off over the environment", "", 2, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(EnvCompileFork, c.env)
+			compileForkSetting.Store(0)
+			if c.set != 0 {
+				kc.SetCompileFork(c.set == 1)
+			}
+			require.Equal(t, c.want, kc.CompileFork())
+			require.Equal(t, c.want, newKernelReuseFork(t))
+		})
+	}
+}
+
+// newKernelReuseFork is what a plan's kernel reuse would be told now.
+func newKernelReuseFork(t *testing.T) bool {
+	t.Helper()
+	r := newKernelReuse(kernelStore{}, kcacheIdent{})
+	if r == nil { // this build compiles kernels only inside VkFFT (Vulkan)
+		return kernelCache.CompileFork()
+	}
+	return r.Fork()
+}
+
 // A second plan whose kernels are partly the first's compiles only the others, and
 // gives VkFFT's own result bit for bit.
 func TestKernelReuseAcrossPlans(t *testing.T) {

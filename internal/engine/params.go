@@ -97,6 +97,10 @@ type KernelReuse interface {
 	Keep(k *SourceKernel, binary []byte, ahead bool)
 	// Jobs is how many kernels may compile at once (at least 1).
 	Jobs() int
+	// Fork says whether kernels may compile in child processes forked from this one,
+	// where the backend allows it (NVRTC's compiles on threads of one process wait on
+	// each other; in processes they do not).
+	Fork() bool
 }
 
 // StageParams is what a plan does besides a plain transform (struct vkg_plan_stages):

@@ -71,6 +71,22 @@ func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r Kern
 		todo = append(todo, job{&ks[i], sk})
 	}
 	jobs := max(r.Jobs(), 1)
+	if len(todo) > 1 && jobs > 1 && r.Fork() {
+		ptrs := make([]*C.vkg_src_kernel, len(todo))
+		for i, j := range todo {
+			ptrs[i] = j.k
+		}
+		compileForked(d, ptrs, jobs)
+		left := todo[:0]
+		for _, j := range todo {
+			if j.k.binary != nil && j.k.binary_bytes > 0 {
+				r.Keep(&j.sk, C.GoBytes(j.k.binary, C.int(j.k.binary_bytes)), true)
+			} else {
+				left = append(left, j)
+			}
+		}
+		todo = left
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, jobs)
 	for _, j := range todo {
@@ -88,6 +104,18 @@ func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r Kern
 		}()
 	}
 	wg.Wait()
+}
+
+// compileForked compiles ks in up to jobs child processes forked from this one (where the
+// backend can), each binary stored in its kernel; those left without one compile here.
+func compileForked(d Device, ks []*C.vkg_src_kernel, jobs int) {
+	arr := (**C.vkg_src_kernel)(C.malloc(C.size_t(len(ks)) * C.size_t(unsafe.Sizeof(ks[0]))))
+	if arr == nil {
+		return
+	}
+	defer C.free(unsafe.Pointer(arr))
+	copy(unsafe.Slice(arr, len(ks)), ks)
+	C.vkg_kernels_compile_forked(cdev(d), arr, C.int(len(ks)), C.int(jobs))
 }
 
 // keepInitKernels hands r the kernels VkFFT compiled itself during creation.

@@ -6,7 +6,8 @@
  * (engine.Register), as a database/sql driver registers itself; exactly one backend is
  * registered per build. The engine (internal/engine/) calls the backend only through
  * this table, through the vkg_* forwarders of vkg_backend.c, and includes no backend's
- * header; a backend may call the engine's status helpers (vkg_fail) and nothing else.
+ * header; a backend may call the engine's status helpers (vkg_fail) and its compile
+ * bracket (vkg_compile_enter/leave), nothing else.
  *
  * Handles travel as integers: a vkg_mem is a cl_mem, CUdeviceptr or VkBuffer; a queue
  * is a cl_command_queue, CUstream or the Vulkan backend's queue object, and queue 0 is
@@ -55,6 +56,12 @@ typedef struct vkg_status {
 
 /* Fills st and returns code (vkg_common.c): the one engine function a backend calls. */
 int vkg_fail(vkg_status *st, int code, int native, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* A backend brackets each call of an in-process compiler (NVRTC) with these
+ * (vkg_fork_compile.c): the engine forks compile children only while no thread is inside
+ * the compiler, whose locks a child would inherit held. */
+void vkg_compile_enter(void);
+void vkg_compile_leave(void);
 
 /* A device allocation: cl_mem, CUdeviceptr or VkBuffer, as an integer. */
 typedef uint64_t vkg_mem;

@@ -246,6 +246,16 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 	return VKG_OK;
 }
 
+/* OpenCL compiles in the driver, whose threads a forked child would not have. */
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children)
+{
+	(void)dev;
+	(void)ks;
+	(void)n;
+	(void)children;
+	return 0;
+}
+
 #elif VKFFT_BACKEND == 1
 #if CUDA_VERSION < 11030
 #error "vkfftgo: VkFFT hands NVRTC's CUBIN to the driver from CUDA 11.3 on; older headers make it PTX"
@@ -338,13 +348,17 @@ static char *vkg_join_options(int n, const char *const *opts)
 static nvrtcResult vkg_nvrtc_build(nvrtcProgram *prog, const char *source, const char *name, int n,
 				   const char *const *opts, void **cubin, size_t *bytes)
 {
-	nvrtcResult r = nvrtcCreateProgram(prog, source, name, 0, NULL, NULL);
+	nvrtcResult r;
 	*cubin = NULL;
+	vkg_compile_enter();
+	r = nvrtcCreateProgram(prog, source, name, 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS) {
+		vkg_compile_leave();
 		*prog = NULL;
 		return r;
 	}
 	r = nvrtcCompileProgram(*prog, n, opts);
+	vkg_compile_leave();
 	if (r == NVRTC_SUCCESS)
 		r = nvrtcGetCUBINSize(*prog, bytes);
 	if (r == NVRTC_SUCCESS && *bytes == 0)
@@ -368,8 +382,12 @@ static nvrtcResult vkg_hook_nvrtc_compile(nvrtcProgram prog, int n, const char *
 	void *cubin;
 	size_t bytes = 0;
 	nvrtcResult r;
-	if (!ks)
-		return nvrtcCompileProgram(prog, n, opts);
+	if (!ks) {
+		vkg_compile_enter();
+		r = nvrtcCompileProgram(prog, n, opts);
+		vkg_compile_leave();
+		return r;
+	}
 	if (!(joined = vkg_join_options(n, opts)))
 		return NVRTC_ERROR_OUT_OF_MEMORY;
 	if (ks->dry) {
@@ -657,6 +675,50 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 	return VKG_OK;
 }
 
+/* In a forked child: kernel i of the set to a CUBIN, as vkg_kernel_compile would. */
+static int vkg_forked_nvrtc(void *ctx, int i, void **bin, size_t *bytes)
+{
+	vkg_src_kernel *k = ((vkg_src_kernel **)ctx)[i];
+	nvrtcProgram prog = NULL;
+	const char *opts[16];
+	char *buf = strdup(k->options);
+	nvrtcResult r;
+	if (!buf)
+		return -1;
+	r = vkg_nvrtc_build(&prog, k->source, k->name, vkg_split_options(buf, opts, 16), opts, bin, bytes);
+	free(buf); /* the program is left to the child's exit */
+	return r == NVRTC_SUCCESS ? 0 : -1;
+}
+
+/* A child that has not answered in this long is killed and its kernels compiled here. */
+#define VKG_FORKED_COMPILE_TIMEOUT_MS 60000
+
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children)
+{
+	vkg_native native;
+	void **bins;
+	size_t *bytes;
+	int i, done = 0;
+	if (n <= 0 || vkg_forked())
+		return 0;
+	vkg_device_native(dev, &native);
+	__atomic_store_n(&vkg_cuda, native.api, __ATOMIC_RELEASE);
+	bins = calloc((size_t)n, sizeof *bins);
+	bytes = calloc((size_t)n, sizeof *bytes);
+	if (bins && bytes &&
+	    vkg_fork_jobs(n, children, vkg_forked_nvrtc, ks, VKG_FORKED_COMPILE_TIMEOUT_MS, bins, bytes) > 0)
+		for (i = 0; i < n; i++)
+			if (bins[i]) {
+				free(ks[i]->binary);
+				ks[i]->binary = bins[i];
+				ks[i]->binary_bytes = bytes[i];
+				done++;
+			}
+	free(bins);
+	free(bytes);
+	return done;
+}
+
 #else
 /* Vulkan: glslang's calls are not routed here; VkFFT compiles as it generates. */
 static VkFFTResult vkg_take_refusal(void) { return VKFFT_SUCCESS; }
@@ -674,6 +736,15 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 	(void)dev;
 	(void)k;
 	return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "kernels compiled one by one: not on Vulkan");
+}
+
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children)
+{
+	(void)dev;
+	(void)ks;
+	(void)n;
+	(void)children;
+	return 0;
 }
 #endif
 

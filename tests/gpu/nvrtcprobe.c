@@ -3,23 +3,33 @@
  * Takes the kernel sources a plan's build wrote (VKFFTGO_KERNEL_SOURCES: NAME.cu with
  * NAME.options beside it) and compiles them with the machine's NVRTC:
  *   - each alone, to CUBIN (what a plan does) and to PTX only (NVRTC's front end and
- *     NVVM, without ptxas), and to CUBIN with ptxas at -O1;
- *   - all at once on threads of one NVRTC (what a cold plan does);
- *   - the longest kernel on every thread at once.
+ *     NVVM, without ptxas), and to CUBIN with ptxas at -O1, --Ofast-compile, --minimal;
+ *   - all at once on threads of one NVRTC (what a cold plan did), with the page faults,
+ *     switches and CPU time of the process (threads that wait on each other switch);
+ *   - the longest kernel on every thread at once;
+ *   - each in a child process of its own, all at once: children that compiled once
+ *     before (a warm pool), and children forked from this warm process (what a cold plan
+ *     does under CUDA, vkg_fork_compile.c).
  * Every CUBIN is compared byte for byte with the one compiled alone. Prints one line per
- * measurement, "probe ...". Needs no GPU: NVRTC is a compiler. Compiles in separate
- * processes at once are the step's (steps/nvrtc.sh): a copy of NVRTC per thread, loaded
- * with dlmopen, is not possible where it matters — NVRTC 13 opens the driver's
- * libcuda.so.1 into the copy's link namespace and the process dies there.
+ * measurement, "probe ...". NVRTCPROBE_AT_ONCE_ONLY=1 skips the one-by-one variants;
+ * NVRTCPROBE_CUDA=1 first opens a CUDA context with 1 GiB of device memory, as a plan's
+ * process has, and times fork() there. Compiles in separate programs at once are the
+ * step's (steps/nvrtc.sh), as are other allocators (LD_PRELOAD). A copy of NVRTC per
+ * thread, loaded with dlmopen, is not possible where it matters — NVRTC 13 opens the
+ * driver's libcuda.so.1 into the copy's link namespace and the process dies there.
  *
- * Build: gcc -O2 nvrtcprobe.c -I$CUDA/include -L$CUDA/lib64 -lnvrtc -lpthread
+ * Build: gcc -O2 nvrtcprobe.c -I$CUDA/include -L$CUDA/lib64 -lnvrtc -lpthread -ldl
  */
+#include <dlfcn.h>
 #include <nvrtc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_KERNELS 16
 #define MAX_OPTS 16
@@ -133,8 +143,10 @@ static void *run_job(void *arg)
 static void measure(const char *what, job *jobs, int n, int threads, int compare)
 {
 	pthread_t th[MAX_KERNELS];
+	struct rusage r0, r1;
 	double t0 = now_ms();
 	int i;
+	getrusage(RUSAGE_SELF, &r0);
 	if (threads) {
 		for (i = 0; i < n; i++)
 			pthread_create(&th[i], NULL, run_job, &jobs[i]);
@@ -143,6 +155,7 @@ static void measure(const char *what, job *jobs, int n, int threads, int compare
 	} else
 		for (i = 0; i < n; i++)
 			run_job(&jobs[i]);
+	getrusage(RUSAGE_SELF, &r1);
 	printf("probe %-34s %s total %8.1f ms, each:", what, threads ? "at once " : "serially", now_ms() - t0);
 	for (i = 0; i < n; i++) {
 		const kernel *k = jobs[i].k;
@@ -156,7 +169,11 @@ static void measure(const char *what, job *jobs, int n, int threads, int compare
 		free(jobs[i].out);
 		jobs[i].out = NULL;
 	}
-	printf("\n");
+	/* page faults and waits: threads that wait on each other switch voluntarily */
+	printf("; %ld minor faults, %ld voluntary and %ld forced switches, %.0f ms of CPU\n",
+	       r1.ru_minflt - r0.ru_minflt, r1.ru_nvcsw - r0.ru_nvcsw, r1.ru_nivcsw - r0.ru_nivcsw,
+	       (r1.ru_utime.tv_sec - r0.ru_utime.tv_sec + r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) * 1e3 +
+		       (r1.ru_utime.tv_usec - r0.ru_utime.tv_usec + r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) / 1e3);
 	fflush(stdout);
 }
 
@@ -170,6 +187,104 @@ static void fill(job *jobs, kernel *ks, int n, const nvrtc_fns *nv, const char *
 		jobs[i].extra = extra;
 		jobs[i].ptx_only = ptx_only;
 	}
+}
+
+/* warm_processes compiles every kernel in a child process of its own, all at once. With
+ * warmup each child has compiled its kernel once before (a pool of warm compile
+ * processes); without, the children are forked from this process, whose NVRTC is warm,
+ * and the time counts from before the forks (a fork per kernel of a cold plan). */
+static void warm_processes(kernel *ks, int n, int warmup)
+{
+	int ready[MAX_KERNELS][2], go[MAX_KERNELS][2], done[MAX_KERNELS][2];
+	double each[MAX_KERNELS], t0;
+	pid_t pid[MAX_KERNELS];
+	int i;
+	fflush(stdout);
+	t0 = now_ms();
+	for (i = 0; i < n; i++) {
+		if (pipe(ready[i]) || pipe(go[i]) || pipe(done[i]))
+			return;
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			job j;
+			char c = 1;
+			memset(&j, 0, sizeof j);
+			j.nv = &linked;
+			j.k = &ks[i];
+			if (warmup) {
+				run_job(&j); /* NVRTC's start */
+				free(j.out);
+				if (write(ready[i][1], &c, 1) != 1 || read(go[i][0], &c, 1) != 1)
+					_exit(1);
+			}
+			run_job(&j);
+			j.ms = j.failed ? -1 : j.ms;
+			_exit(write(done[i][1], &j.ms, sizeof j.ms) == sizeof j.ms ? 0 : 1);
+		}
+	}
+	for (i = 0; i < n && warmup; i++) {
+		char c;
+		if (read(ready[i][0], &c, 1) != 1)
+			return;
+	}
+	if (warmup)
+		t0 = now_ms();
+	for (i = 0; i < n && warmup; i++)
+		if (write(go[i][1], "g", 1) != 1)
+			return;
+	for (i = 0; i < n; i++)
+		if (read(done[i][0], &each[i], sizeof each[i]) != sizeof each[i])
+			each[i] = -1;
+	printf("probe %-34s at once  total %8.1f ms, each:", warmup ? "CUBIN, warm processes" : "CUBIN, forked from a warm NVRTC",
+	       now_ms() - t0);
+	for (i = 0; i < n; i++) {
+		printf(" %.0f", each[i]);
+		waitpid(pid[i], NULL, 0);
+		close(ready[i][0]), close(ready[i][1]), close(go[i][0]), close(go[i][1]);
+		close(done[i][0]), close(done[i][1]);
+	}
+	printf("\n");
+}
+
+/* open_cuda gives this process what a plan's process has — a CUDA context and 1 GiB of
+ * device memory — and times fork() with them (a child that exits at once). */
+static void open_cuda(void)
+{
+	void *h = dlopen("libcuda.so.1", RTLD_NOW);
+	int (*init)(unsigned), (*dev)(int *, int), (*retain)(void **, int), (*set)(void *);
+	int (*alloc)(unsigned long long *, size_t);
+	unsigned long long ptr;
+	void *ctx;
+	int d, i;
+	double t0, worst = 0, sum = 0;
+	if (!h) {
+		printf("probe no CUDA driver: %s\n", dlerror());
+		return;
+	}
+	init = (int (*)(unsigned))dlsym(h, "cuInit");
+	dev = (int (*)(int *, int))dlsym(h, "cuDeviceGet");
+	retain = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
+	set = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
+	alloc = (int (*)(unsigned long long *, size_t))dlsym(h, "cuMemAlloc_v2");
+	if (!init || !dev || !retain || !set || !alloc || init(0) || dev(&d, 0) || retain(&ctx, d) || set(ctx) ||
+	    alloc(&ptr, (size_t)1 << 30)) {
+		printf("probe CUDA context: not opened\n");
+		return;
+	}
+	for (i = 0; i < 10; i++) {
+		pid_t p;
+		double ms;
+		fflush(stdout);
+		t0 = now_ms();
+		p = fork();
+		if (p == 0)
+			_exit(0);
+		ms = now_ms() - t0; /* the parent's side: fork() returned */
+		waitpid(p, NULL, 0);
+		sum += ms;
+		worst = ms > worst ? ms : worst;
+	}
+	printf("probe fork() with a CUDA context and 1 GiB: mean %.2f ms, worst %.2f ms\n", sum / 10, worst);
 }
 
 int main(int argc, char **argv)
@@ -202,6 +317,8 @@ int main(int argc, char **argv)
 			s = nl + 1;
 		}
 	}
+	if (getenv("NVRTCPROBE_CUDA"))
+		open_cuda();
 	/* the reference: each alone, twice (the first pays NVRTC's start) */
 	for (int pass = 0; pass < 2; pass++) {
 		fill(jobs, ks, n, &linked, NULL, 0);
@@ -214,6 +331,8 @@ int main(int argc, char **argv)
 			free(ks[i].cubin);
 			ks[i].cubin = jobs[i].out;
 			ks[i].cubin_bytes = jobs[i].out_bytes;
+			if (pass == 0 && i == 0)
+				printf("probe first compile of the process (NVRTC's start included): %.0f ms\n", jobs[i].ms);
 			ks[i].alone_ms = jobs[i].ms;
 		}
 	}
@@ -223,12 +342,22 @@ int main(int argc, char **argv)
 		if (ks[i].alone_ms > ks[longest].alone_ms)
 			longest = i;
 	}
-	fill(jobs, ks, n, &linked, NULL, 0);
-	measure("CUBIN", jobs, n, 0, 1);
-	fill(jobs, ks, n, &linked, NULL, 1);
-	measure("PTX only (no ptxas)", jobs, n, 0, 0);
-	fill(jobs, ks, n, &linked, "--ptxas-options=-O1", 0);
-	measure("CUBIN, ptxas -O1", jobs, n, 0, 1);
+	if (!getenv("NVRTCPROBE_AT_ONCE_ONLY")) {
+		static const char *const variants[][2] = {
+			{"CUBIN", NULL},
+			{"CUBIN, ptxas -O1", "--ptxas-options=-O1"},
+			{"CUBIN, -Ofast-compile=min", "--Ofast-compile=min"},
+			{"CUBIN, -Ofast-compile=mid", "--Ofast-compile=mid"},
+			{"CUBIN, -Ofast-compile=max", "--Ofast-compile=max"},
+			{"CUBIN, -minimal", "--minimal"},
+		};
+		for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+			fill(jobs, ks, n, &linked, variants[v][1], 0);
+			measure(variants[v][0], jobs, n, 0, 1);
+		}
+		fill(jobs, ks, n, &linked, NULL, 1);
+		measure("PTX only (no ptxas)", jobs, n, 0, 0);
+	}
 	fill(jobs, ks, n, &linked, NULL, 0);
 	measure("CUBIN, one NVRTC", jobs, n, 1, 1);
 	for (i = 0; i < n; i++) {
@@ -236,5 +365,8 @@ int main(int argc, char **argv)
 		jobs[i].nv = &linked;
 	}
 	measure("the longest kernel, one NVRTC", jobs, n, 1, 1);
+	if (!getenv("NVRTCPROBE_AT_ONCE_ONLY"))
+		warm_processes(ks, n, 1);
+	warm_processes(ks, n, 0);
 	return 0;
 }

@@ -44,12 +44,16 @@ static int compile(vkg_device *dev, const char *source, char **cubin, size_t *si
 
 	*cubin = NULL;
 	*size = 0;
+	vkg_compile_enter(); /* no child is forked while NVRTC runs (vkg_fork_compile.c) */
 	r = nvrtcCreateProgram(&prog, source, "vkfftgo_stages.cu", 0, NULL, NULL);
-	if (r != NVRTC_SUCCESS)
+	if (r != NVRTC_SUCCESS) {
+		vkg_compile_leave();
 		return vkg_fail(st, VKG_ERR_BACKEND, (int)r, "nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
+	}
 	snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", info->compute_major, info->compute_minor);
 	opts[0] = arch;
 	r = nvrtcCompileProgram(prog, 1, opts);
+	vkg_compile_leave();
 	if (r != NVRTC_SUCCESS) {
 		char log[700];
 		size_t n = 0;

@@ -1,0 +1,243 @@
+/* Checks vkg_fork_jobs (internal/engine/vkg_fork_compile.c), the compiles of a cold plan
+ * in forked children, on a machine without a GPU:
+ *   forkcheck LIBNVRTC ARCH FILE.cu...
+ * - the CUBINs the children send back are byte for byte those compiled in this process,
+ *   with fewer children than kernels (a child compiles several) and with one each;
+ * - a job that fails, a child that is killed and a child that hangs past the deadline each
+ *   leave only their own job without a binary, the hung child is killed in time, and no
+ *   child is left unreaped and no descriptor open.
+ * Exits 1 on the first failed check; make cuda-kernel-check runs it under
+ * AddressSanitizer. */
+#define _GNU_SOURCE /* clock_gettime, waitpid and friends under -std=c99 */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvrtc.h>
+
+#include "vkg.h"
+
+typedef nvrtcResult (*create_fn)(nvrtcProgram *, const char *, const char *, int, const char *const *,
+				 const char *const *);
+typedef nvrtcResult (*compile_fn)(nvrtcProgram, int, const char *const *);
+typedef nvrtcResult (*size_fn)(nvrtcProgram, size_t *);
+typedef nvrtcResult (*get_fn)(nvrtcProgram, char *);
+typedef nvrtcResult (*destroy_fn)(nvrtcProgram *);
+
+static struct {
+	create_fn create;
+	compile_fn compile;
+	size_fn cubin_size;
+	get_fn cubin;
+	destroy_fn destroy;
+	const char *arch;
+	char **sources;
+	int n;
+} nv;
+
+static int failures;
+#define CHECK(cond, ...)                                          \
+	do {                                                      \
+		if (!(cond)) {                                    \
+			fprintf(stderr, "forkcheck: " __VA_ARGS__); \
+			fprintf(stderr, "\n");                    \
+			failures++;                               \
+		}                                                 \
+	} while (0)
+
+/* The engine's status helper, which vkg_fork_compile.c's header declares. */
+int vkg_fail(vkg_status *st, int code, int native, const char *fmt, ...)
+{
+	(void)st;
+	(void)native;
+	(void)fmt;
+	return code;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) != NULL) {
+		if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf[n] = 0;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Kernel i % nv.n to a CUBIN, as the engine does (vkg_nvrtc_build), bracketed likewise. */
+static int compile_one(void *ctx, int i, void **bin, size_t *bytes)
+{
+	const char *opts[1] = {nv.arch};
+	nvrtcProgram p;
+	int ok;
+	(void)ctx;
+	vkg_compile_enter();
+	ok = nv.create(&p, nv.sources[i % nv.n], "forkcheck.cu", 0, NULL, NULL) == NVRTC_SUCCESS;
+	ok = ok && nv.compile(p, 1, opts) == NVRTC_SUCCESS;
+	vkg_compile_leave();
+	ok = ok && nv.cubin_size(p, bytes) == NVRTC_SUCCESS && *bytes > 0 && (*bin = malloc(*bytes)) != NULL;
+	if (ok && nv.cubin(p, *bin) != NVRTC_SUCCESS) {
+		free(*bin);
+		*bin = NULL;
+		ok = 0;
+	}
+	nv.destroy(&p);
+	return ok ? 0 : -1;
+}
+
+/* Job 1 fails, job 2's child is killed, job 3's child hangs; the others answer "job i". */
+static int misbehave(void *ctx, int i, void **bin, size_t *bytes)
+{
+	(void)ctx;
+	if (i == 1)
+		return -1;
+	if (i == 2)
+		kill(getpid(), SIGKILL); /* as a crash ends it: no answer, the pipe closed */
+	if (i == 3)
+		sleep(30);
+	*bin = malloc(32);
+	if (!*bin)
+		return -1;
+	*bytes = (size_t)snprintf(*bin, 32, "job %d", i) + 1;
+	return 0;
+}
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void no_children_left(const char *what)
+{
+	errno = 0;
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "%s: a child was left unreaped", what);
+}
+
+static void check_compiles(int jobs, int children)
+{
+	void **bins = calloc((size_t)jobs, sizeof *bins), **want = calloc((size_t)jobs, sizeof *want);
+	size_t *bytes = calloc((size_t)jobs, sizeof *bytes), *want_bytes = calloc((size_t)jobs, sizeof *want_bytes);
+	int i, done, fds = open_fds();
+	if (!bins || !want || !bytes || !want_bytes) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	for (i = 0; i < jobs; i++)
+		CHECK(compile_one(NULL, i, &want[i], &want_bytes[i]) == 0, "kernel %d does not compile here", i);
+	done = vkg_fork_jobs(jobs, children, compile_one, NULL, 120000, bins, bytes);
+	CHECK(done == jobs, "%d jobs on %d children: %d came back", jobs, children, done);
+	for (i = 0; i < jobs; i++) {
+		CHECK(bins[i] && bytes[i] == want_bytes[i] && !memcmp(bins[i], want[i], bytes[i]),
+		      "%d jobs on %d children: job %d's CUBIN differs from this process's", jobs, children, i);
+		free(bins[i]);
+		free(want[i]);
+	}
+	no_children_left("compiles");
+	CHECK(open_fds() == fds, "compiles: %d descriptors open before, %d after", fds, open_fds());
+	printf("forkcheck: %d kernels on %d children, CUBINs identical to this process's\n", jobs, children);
+	free(bins);
+	free(want);
+	free(bytes);
+	free(want_bytes);
+}
+
+static void check_failures(void)
+{
+	void *bins[6] = {0};
+	size_t bytes[6] = {0};
+	int i, done, fds = open_fds();
+	double t0 = now_ms(), ms;
+	done = vkg_fork_jobs(6, 6, misbehave, NULL, 1500, bins, bytes);
+	ms = now_ms() - t0;
+	CHECK(done == 3, "failing jobs: %d of 6 came back, want 3 (0, 4, 5)", done);
+	for (i = 0; i < 6; i++) {
+		char want[32];
+		snprintf(want, sizeof want, "job %d", i);
+		if (i >= 1 && i <= 3)
+			CHECK(!bins[i], "failing jobs: job %d (failed, killed or hung) has a binary", i);
+		else
+			CHECK(bins[i] && bytes[i] == strlen(want) + 1 && !strcmp(bins[i], want),
+			      "failing jobs: job %d's answer is wrong", i);
+		free(bins[i]);
+	}
+	CHECK(ms < 10000, "failing jobs: the hung child held the caller %.0f ms (deadline 1500)", ms);
+	no_children_left("failing jobs");
+	CHECK(open_fds() == fds, "failing jobs: %d descriptors open before, %d after", fds, open_fds());
+	printf("forkcheck: a failed, a killed and a hung child cost only their jobs (%.0f ms, deadline 1500)\n", ms);
+}
+
+int main(int argc, char **argv)
+{
+	void *lib;
+	int i;
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s LIBNVRTC ARCH FILE.cu...\n", argv[0]);
+		return 2;
+	}
+	lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		fprintf(stderr, "forkcheck: %s\n", dlerror());
+		return 1;
+	}
+	nv.create = (create_fn)dlsym(lib, "nvrtcCreateProgram");
+	nv.compile = (compile_fn)dlsym(lib, "nvrtcCompileProgram");
+	nv.cubin_size = (size_fn)dlsym(lib, "nvrtcGetCUBINSize");
+	nv.cubin = (get_fn)dlsym(lib, "nvrtcGetCUBIN");
+	nv.destroy = (destroy_fn)dlsym(lib, "nvrtcDestroyProgram");
+	if (!nv.create || !nv.compile || !nv.cubin_size || !nv.cubin || !nv.destroy) {
+		fprintf(stderr, "forkcheck: %s lacks an NVRTC function\n", argv[1]);
+		return 1;
+	}
+	static char arch[64];
+	snprintf(arch, sizeof arch, "--gpu-architecture=%s", argv[2]);
+	nv.arch = arch;
+	nv.n = argc - 3 < 4 ? argc - 3 : 4;
+	nv.sources = calloc((size_t)nv.n, sizeof *nv.sources);
+	for (i = 0; i < nv.n; i++)
+		if (!nv.sources || !(nv.sources[i] = read_file(argv[3 + i]))) {
+			fprintf(stderr, "forkcheck: cannot read %s\n", argv[3 + i]);
+			return 1;
+		}
+	check_compiles(nv.n, nv.n);
+	check_compiles(nv.n + 2, 2);
+	check_failures();
+	for (i = 0; i < nv.n; i++)
+		free(nv.sources[i]);
+	free(nv.sources); /* NVRTC stays loaded: its C++ runtime's pool would count as a leak */
+	if (failures)
+		return 1;
+	printf("forkcheck: ok\n");
+	return 0;
+}
