@@ -66,11 +66,15 @@ func (*KernelCacheControl) CompileJobs() int {
 	return runtime.NumCPU()
 }
 
-// EnvCompileFork set to "off" keeps every compile in this process, on threads. Unset (or
-// anything else), a plan's kernels compile in child processes forked from this one where
-// the backend allows it (CUDA: NVRTC's compiles on threads of one process wait on each
-// other; in processes they do not), each child running only its compile.
+// EnvCompileFork says where a plan's kernels compile under CUDA: "on" in child processes
+// forked from this one, one per job, each running only its compile (NVRTC's compiles on
+// threads of one process wait on each other; in processes they do not); "off" on
+// threads of this process. Unset (or anything else), compileForkDefault.
 const EnvCompileFork = "VKFFTGO_COMPILE_FORK"
+
+// compileForkDefault is off until forked compiles have been timed and checked on a GPU
+// machine (GPU steps coldplan and nvrtc).
+const compileForkDefault = false
 
 var compileForkSetting atomic.Int32 // 0: from the environment; 1 on; 2 off
 
@@ -93,7 +97,13 @@ func (*KernelCacheControl) CompileFork() bool {
 	case 2:
 		return false
 	}
-	return !strings.EqualFold(strings.TrimSpace(os.Getenv(EnvCompileFork)), "off")
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvCompileFork))) {
+	case "on", "1", "true":
+		return true
+	case "off", "0", "false":
+		return false
+	}
+	return compileForkDefault
 }
 
 // kernelReuse is engine.KernelReuse for the builds of one kernelSource.

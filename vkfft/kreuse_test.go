@@ -218,13 +218,16 @@ func TestCompileForkSettings(t *testing.T) {
 		set  int // 0: leave to the environment; 1 SetCompileFork(true); 2 (false)
 		want bool
 	}{
-		{"default", "", 0, true},
+		{"default", "", 0, compileForkDefault},
 		{"environment off", "off", 0, false},
 		{"environment OFF", " OFF ", 0, false},
+		{"environment 0", "0", 0, false},
 		{"environment on", "on", 0, true},
-		{"environment junk", "sometimes", 0, true},
+		{"environment ON", " ON ", 0, true},
+		{"environment true", "true", 0, true},
+		{"environment junk", "sometimes", 0, compileForkDefault},
 		{"API on over the environment", "off", 1, true},
-		{"API off over the environment", "", 2, false},
+		{"API off over the environment", "on", 2, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
