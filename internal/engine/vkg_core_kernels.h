@@ -246,16 +246,6 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 	return VKG_OK;
 }
 
-/* OpenCL compiles in the driver, whose threads a forked child would not have. */
-int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children)
-{
-	(void)dev;
-	(void)ks;
-	(void)n;
-	(void)children;
-	return 0;
-}
-
 #elif VKFFT_BACKEND == 1
 #if CUDA_VERSION < 11030
 #error "vkfftgo: VkFFT hands NVRTC's CUBIN to the driver from CUDA 11.3 on; older headers make it PTX"
@@ -737,7 +727,11 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 	(void)k;
 	return vkg_fail(st, VKG_ERR_UNSUPPORTED, 0, "kernels compiled one by one: not on Vulkan");
 }
+#endif
 
+#if VKFFT_BACKEND != 1
+/* Only NVRTC compiles in this process: OpenCL's compiler is the driver's, whose threads a
+ * forked child would not have, and Vulkan compiles inside VkFFT. */
 int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children)
 {
 	(void)dev;

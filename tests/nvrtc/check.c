@@ -7,42 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <nvrtc.h>
-
-typedef nvrtcResult (*create_fn)(nvrtcProgram *, const char *, const char *, int, const char *const *,
-				 const char *const *);
-typedef nvrtcResult (*compile_fn)(nvrtcProgram, int, const char *const *);
-typedef nvrtcResult (*log_size_fn)(nvrtcProgram, size_t *);
-typedef nvrtcResult (*log_fn)(nvrtcProgram, char *);
-typedef nvrtcResult (*destroy_fn)(nvrtcProgram *);
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) != NULL) {
-		if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[n] = 0;
-		}
-	}
-	fclose(f);
-	return buf;
-}
+#include "nvrtc_dl.h"
 
 int main(int argc, char **argv)
 {
 	void *lib;
 	create_fn create;
 	compile_fn compile;
-	log_size_fn log_size;
-	log_fn get_log;
+	size_fn log_size;
+	get_fn get_log;
 	destroy_fn destroy;
 	char arch[64];
 	const char *opts[1];
@@ -58,8 +31,8 @@ int main(int argc, char **argv)
 	}
 	create = (create_fn)dlsym(lib, "nvrtcCreateProgram");
 	compile = (compile_fn)dlsym(lib, "nvrtcCompileProgram");
-	log_size = (log_size_fn)dlsym(lib, "nvrtcGetProgramLogSize");
-	get_log = (log_fn)dlsym(lib, "nvrtcGetProgramLog");
+	log_size = (size_fn)dlsym(lib, "nvrtcGetProgramLogSize");
+	get_log = (get_fn)dlsym(lib, "nvrtcGetProgramLog");
 	destroy = (destroy_fn)dlsym(lib, "nvrtcDestroyProgram");
 	if (!create || !compile || !log_size || !get_log || !destroy) {
 		fprintf(stderr, "nvrtc check: %s lacks the NVRTC entry points\n", argv[1]);

@@ -20,16 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <nvrtc.h>
+#include "nvrtc_dl.h"
 
 #include "vkg.h"
-
-typedef nvrtcResult (*create_fn)(nvrtcProgram *, const char *, const char *, int, const char *const *,
-				 const char *const *);
-typedef nvrtcResult (*compile_fn)(nvrtcProgram, int, const char *const *);
-typedef nvrtcResult (*size_fn)(nvrtcProgram, size_t *);
-typedef nvrtcResult (*get_fn)(nvrtcProgram, char *);
-typedef nvrtcResult (*destroy_fn)(nvrtcProgram *);
 
 static struct {
 	create_fn create;
@@ -59,26 +52,6 @@ int vkg_fail(vkg_status *st, int code, int native, const char *fmt, ...)
 	(void)native;
 	(void)fmt;
 	return code;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) != NULL) {
-		if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[n] = 0;
-		}
-	}
-	fclose(f);
-	return buf;
 }
 
 /* Kernel i % nv.n to a CUBIN, as the engine does (vkg_nvrtc_build), bracketed likewise. */
