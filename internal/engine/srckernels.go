@@ -106,8 +106,9 @@ func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r Kern
 	wg.Wait()
 }
 
-// compileForked compiles ks in up to jobs child processes forked from this one (where the
-// backend can), each binary stored in its kernel; those left without one compile here.
+// compileForked compiles ks on up to jobs workers, child processes forked from this one
+// (where the backend can) and threads where forking grows costly, each binary stored in its
+// kernel; those left without one compile here.
 func compileForked(d Device, ks []*C.vkg_src_kernel, jobs int) {
 	arr := (**C.vkg_src_kernel)(C.malloc(C.size_t(len(ks)) * C.size_t(unsafe.Sizeof(ks[0]))))
 	if arr == nil {

@@ -255,20 +255,23 @@ int vkg_plan_kernels(vkg_device *dev, const vkg_plan_params *params, vkg_kernel_
  * k->binary. Safe to call from several threads at once, for distinct kernels. */
 int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st);
 /* Kernels compiled in forked children (vkg_fork_compile.c).
- * vkg_fork_jobs runs jobs 0..n-1 in up to `children` processes forked from this one, all at
- * once (child c runs jobs c, c + children, ...): in the child, fn compiles job i into a
- * malloc'd binary and returns 0. The binaries come back in bins[i] (malloc'd; the caller
- * frees) and bytes[i]; a job whose child failed, died or ran past timeout_ms keeps
+ * vkg_fork_jobs runs jobs 0..n-1 on up to `workers` workers at once, which take the next
+ * job from one queue: processes forked from this one, as many as fork within
+ * fork_budget_ms (at least one), and threads of this process for the rest. A worker's fn
+ * compiles job i into a malloc'd binary and returns 0. The binaries come back in bins[i]
+ * (malloc'd; the caller frees) and bytes[i]; a job that failed, or whose child died, hung
+ * past timeout_ms or fell far behind the first result (vkg_fork_compile.c), keeps
  * bins[i] NULL. Returns how many jobs have a binary, or -1 when no child could be forked.
  * Every compiler call in this process is bracketed by vkg_compile_enter/leave
  * (vkg_backend.h), so that no thread is inside the compiler when a child is forked. */
 typedef int (*vkg_forked_job)(void *ctx, int i, void **bin, size_t *bytes);
-int vkg_fork_jobs(int n, int children, vkg_forked_job fn, void *ctx, int timeout_ms, void **bins, size_t *bytes);
+int vkg_fork_jobs(int n, int workers, vkg_forked_job fn, void *ctx, int timeout_ms, double fork_budget_ms,
+		  void **bins, size_t *bytes);
 
-/* vkg_kernels_compile_forked compiles ks[0..n) (CUDA: NVRTC) in up to `children` forked
- * children, each binary stored in its kernel; the kernels left without one are for
+/* vkg_kernels_compile_forked compiles ks[0..n) (CUDA: NVRTC) on up to `workers` workers of
+ * vkg_fork_jobs, each binary stored in its kernel; the kernels left without one are for
  * vkg_kernel_compile. Returns how many were compiled (0 where forking is unsupported). */
-int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children);
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers);
 
 /* Waits for the plan's work on every queue, then frees it. */
 void vkg_plan_destroy(vkg_plan *plan);

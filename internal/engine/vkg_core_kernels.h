@@ -665,8 +665,9 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 	return VKG_OK;
 }
 
-/* In a forked child: kernel i of the set to a CUBIN, as vkg_kernel_compile would. */
-static int vkg_forked_nvrtc(void *ctx, int i, void **bin, size_t *bytes)
+/* A worker of vkg_fork_jobs, in a forked child or a thread of this process: kernel i of
+ * the set to a CUBIN, as vkg_kernel_compile would. */
+static int vkg_compile_job(void *ctx, int i, void **bin, size_t *bytes)
 {
 	vkg_src_kernel *k = ((vkg_src_kernel **)ctx)[i];
 	nvrtcProgram prog = NULL;
@@ -676,14 +677,20 @@ static int vkg_forked_nvrtc(void *ctx, int i, void **bin, size_t *bytes)
 	if (!buf)
 		return -1;
 	r = vkg_nvrtc_build(&prog, k->source, k->name, vkg_split_options(buf, opts, 16), opts, bin, bytes);
-	free(buf); /* the program is left to the child's exit */
+	free(buf);
+	if (prog)
+		nvrtcDestroyProgram(&prog);
 	return r == NVRTC_SUCCESS ? 0 : -1;
 }
 
-/* A child that has not answered in this long is killed and its kernels compiled here. */
-#define VKG_FORKED_COMPILE_TIMEOUT_MS 60000
+/* A worker that has not answered in this long is killed and its kernels compiled here (a
+ * hung one is usually caught much sooner: vkg_fork_compile.c's stragglers). */
+#define VKG_FORKED_COMPILE_TIMEOUT_MS 15000
+/* Forks stop once they have taken this long together; threads take the other workers'
+ * places. A child gains about half a compile (≈100 ms) over a thread. */
+#define VKG_FORK_BUDGET_MS 25.0
 
-int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children)
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers)
 {
 	vkg_native native;
 	void **bins;
@@ -696,7 +703,8 @@ int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int 
 	bins = calloc((size_t)n, sizeof *bins);
 	bytes = calloc((size_t)n, sizeof *bytes);
 	if (bins && bytes &&
-	    vkg_fork_jobs(n, children, vkg_forked_nvrtc, ks, VKG_FORKED_COMPILE_TIMEOUT_MS, bins, bytes) > 0)
+	    vkg_fork_jobs(n, workers, vkg_compile_job, ks, VKG_FORKED_COMPILE_TIMEOUT_MS, VKG_FORK_BUDGET_MS, bins,
+			  bytes) > 0)
 		for (i = 0; i < n; i++)
 			if (bins[i]) {
 				free(ks[i]->binary);
@@ -732,12 +740,12 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 #if VKFFT_BACKEND != 1
 /* Only NVRTC compiles in this process: OpenCL's compiler is the driver's, whose threads a
  * forked child would not have, and Vulkan compiles inside VkFFT. */
-int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int children)
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers)
 {
 	(void)dev;
 	(void)ks;
 	(void)n;
-	(void)children;
+	(void)workers;
 	return 0;
 }
 #endif

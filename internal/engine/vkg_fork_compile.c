@@ -2,10 +2,15 @@
  * one. NVRTC's compiles on threads of one process wait on each other inside NVRTC (six at
  * once take about 1.6× the longest one); compiles in separate processes do not, and a
  * child forked from this process starts with NVRTC already loaded. A child runs only the
- * compile it is given and this file's C, never the engine's API or Go (a child of a
+ * compiles it takes and this file's C, never the engine's API or Go (a child of a
  * multithreaded process has one thread), sends each binary back through a pipe and
- * exits. Whatever goes wrong — no fork, a child that dies or overruns the deadline —
- * leaves that job without a binary, for the caller to compile here. See vkg.h. */
+ * exits. Workers — the children, and threads of this process where fewer children were
+ * forked — take jobs from one queue in memory they share, so a long compile does not hold
+ * up the short ones behind it. fork() copies the page tables, a cost that grows with the
+ * process's resident memory (about 8 ms a GiB of 4 KiB pages), so forking stops once the
+ * forks have taken fork_budget_ms and threads take the workers' places left. Whatever
+ * goes wrong — no fork, a child that dies, hangs or falls far behind — leaves that job
+ * without a binary, for the caller to compile here. See vkg.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* prctl, pthread_sigmask and kill under -std=c99 */
 #endif
@@ -16,6 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -42,6 +48,30 @@ void vkg_compile_leave(void)
 		pthread_rwlock_unlock(&compile_lock);
 }
 
+/* A worker that has not delivered long after the first compile came back is hung or
+ * starved: once the first result is in after t ms, the workers have until
+ * max(STRAGGLER_MIN_MS, STRAGGLER_FACTOR · t · the jobs each worker has on average). */
+#define STRAGGLER_MIN_MS 2000.0
+#define STRAGGLER_FACTOR 4.0
+
+/* The queue every worker takes its next job from: a page shared with the children. */
+struct job_queue {
+	int next;
+};
+
+static int take_job(struct job_queue *q, int n)
+{
+	int i = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED);
+	return i < n ? i : -1;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
 /* One result on the pipe: the job, its status, the binary's length, then the binary. */
 struct result_header {
 	int32_t job;
@@ -64,12 +94,12 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-static void run_child(int fd, int first, int stride, int n, vkg_forked_job fn, void *ctx)
+static void run_child(int fd, struct job_queue *q, int n, vkg_forked_job fn, void *ctx)
 {
 	int i;
 	/* dies with the parent: a compile nobody waits for is wasted */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (i = first; i < n; i += stride) {
+	while ((i = take_job(q, n)) >= 0) {
 		struct result_header h = {i, 0, 0};
 		void *bin = NULL;
 		size_t bytes = 0;
@@ -82,13 +112,6 @@ static void run_child(int fd, int first, int stride, int n, vkg_forked_job fn, v
 		free(bin);
 	}
 	_exit(0);
-}
-
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 /* A child's pipe as the parent reads it: the header, then the binary. */
@@ -141,37 +164,60 @@ static int read_some(struct reader *r, int n, void **bins, size_t *bytes)
 	return 1;
 }
 
-int vkg_fork_jobs(int n, int children, vkg_forked_job fn, void *ctx, int timeout_ms, void **bins, size_t *bytes)
+/* The threads of this process that take the places of the children not forked. */
+struct local_workers {
+	struct job_queue *q;
+	int n;
+	vkg_forked_job fn;
+	void *ctx;
+	void **bins;
+	size_t *bytes;
+	double start;
+	double first_result; /* ms after start of the first binary made here; 0: none yet */
+	pthread_mutex_t mu;
+};
+
+static void *local_worker(void *arg)
 {
-	struct reader *rd;
-	struct pollfd *pfd;
-	sigset_t all, old;
-	int c, done = 0, open = 0;
-	double deadline = now_ms() + timeout_ms;
-	if (n <= 0)
-		return 0;
-	if (children > n)
-		children = n;
-	if (children < 1)
-		children = 1;
-	rd = calloc((size_t)children, sizeof *rd);
-	pfd = calloc((size_t)children, sizeof *pfd);
-	if (!rd || !pfd) {
-		free(rd);
-		free(pfd);
-		return -1;
+	struct local_workers *w = arg;
+	int i;
+	while ((i = take_job(w->q, w->n)) >= 0) {
+		void *bin = NULL;
+		size_t bytes = 0;
+		if (w->fn(w->ctx, i, &bin, &bytes) != 0 || !bin || bytes == 0) {
+			free(bin);
+			continue;
+		}
+		pthread_mutex_lock(&w->mu);
+		w->bins[i] = bin;
+		w->bytes[i] = bytes;
+		if (w->first_result == 0)
+			w->first_result = now_ms() - w->start;
+		pthread_mutex_unlock(&w->mu);
 	}
+	return NULL;
+}
+
+/* Forks up to `want` children, each on its own pipe, until the forks have taken
+ * fork_budget_ms; returns how many run. Every signal is blocked across the forks and no
+ * compile is inside the compiler. */
+static int fork_children(struct reader *rd, int want, double fork_budget_ms, struct job_queue *q, int n,
+			 vkg_forked_job fn, void *ctx)
+{
+	sigset_t all, old;
+	double spent = 0;
+	int c, open = 0;
 	/* the children start with every signal blocked: no handler of the host's (Go's among
 	 * them) may run in a process that has only this thread */
-	for (c = 0; c < children; c++)
-		rd[c].fd = -1;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_rwlock_wrlock(&compile_lock);
-	for (c = 0; c < children; c++) {
+	for (c = 0; c < want && (c == 0 || spent < fork_budget_ms); c++) {
 		int p[2];
+		double t0;
 		if (pipe(p) != 0)
 			break;
+		t0 = now_ms();
 		rd[c].pid = fork();
 		if (rd[c].pid == 0) {
 			int o;
@@ -179,8 +225,9 @@ int vkg_fork_jobs(int n, int children, vkg_forked_job fn, void *ctx, int timeout
 			close(p[0]);
 			for (o = 0; o < c; o++) /* the parent alone must hold the other pipes */
 				close(rd[o].fd);
-			run_child(p[1], c, children, n, fn, ctx);
+			run_child(p[1], q, n, fn, ctx);
 		}
+		spent += now_ms() - t0;
 		close(p[1]);
 		if (rd[c].pid < 0) {
 			close(p[0]);
@@ -191,13 +238,29 @@ int vkg_fork_jobs(int n, int children, vkg_forked_job fn, void *ctx, int timeout
 	}
 	pthread_rwlock_unlock(&compile_lock);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (open == 0) {
-		free(rd);
-		free(pfd);
-		return -1;
-	}
+	return open;
+}
+
+/* Reads the children's results until every pipe is closed or the deadline (timeout_ms, or
+ * the stragglers' once a first result is in) has passed. */
+static void collect(struct reader *rd, int children, struct pollfd *pfd, int n, int workers, int timeout_ms,
+		    struct local_workers *lw)
+{
+	int open = children;
 	while (open > 0) {
-		int k = 0, left = (int)(deadline - now_ms()), r;
+		double now = now_ms() - lw->start, first, deadline = timeout_ms;
+		int k = 0, c, r, left;
+		pthread_mutex_lock(&lw->mu);
+		first = lw->first_result;
+		pthread_mutex_unlock(&lw->mu);
+		if (first > 0) {
+			double rounds = (n + workers - 1) / workers, straggler = STRAGGLER_FACTOR * first * rounds;
+			if (straggler < STRAGGLER_MIN_MS)
+				straggler = STRAGGLER_MIN_MS;
+			if (straggler < deadline)
+				deadline = straggler;
+		}
+		left = (int)(deadline - now);
 		if (left <= 0)
 			break;
 		for (c = 0; c < children; c++)
@@ -207,7 +270,8 @@ int vkg_fork_jobs(int n, int children, vkg_forked_job fn, void *ctx, int timeout
 				pfd[k].revents = 0;
 				k++;
 			}
-		r = poll(pfd, (nfds_t)k, left);
+		/* wakes now and then: a first result made by a local worker moves the deadline */
+		r = poll(pfd, (nfds_t)k, left < 50 ? left : 50);
 		if (r < 0 && errno != EINTR)
 			break;
 		for (c = 0, k = 0; r > 0 && c < children; c++) {
@@ -216,9 +280,11 @@ int vkg_fork_jobs(int n, int children, vkg_forked_job fn, void *ctx, int timeout
 				continue;
 			if (!pfd[k++].revents)
 				continue;
-			got = read_some(&rd[c], n, bins, bytes);
-			if (got > 0 && bins[rd[c].h.job])
-				done++;
+			pthread_mutex_lock(&lw->mu); /* bins is shared with the local workers */
+			got = read_some(&rd[c], n, lw->bins, lw->bytes);
+			if (got > 0 && lw->bins[rd[c].h.job] && lw->first_result == 0)
+				lw->first_result = now_ms() - lw->start;
+			pthread_mutex_unlock(&lw->mu);
 			if (got < 0) {
 				close(rd[c].fd);
 				rd[c].fd = -1;
@@ -226,17 +292,74 @@ int vkg_fork_jobs(int n, int children, vkg_forked_job fn, void *ctx, int timeout
 			}
 		}
 	}
+}
+
+int vkg_fork_jobs(int n, int workers, vkg_forked_job fn, void *ctx, int timeout_ms, double fork_budget_ms,
+		  void **bins, size_t *bytes)
+{
+	struct reader *rd;
+	struct pollfd *pfd;
+	struct job_queue *q;
+	struct local_workers lw;
+	pthread_t *threads;
+	int c, i, children, started = 0, done = 0;
+	if (n <= 0)
+		return 0;
+	if (workers > n)
+		workers = n;
+	if (workers < 1)
+		workers = 1;
+	q = mmap(NULL, sizeof *q, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
+		return -1;
+	q->next = 0;
+	rd = calloc((size_t)workers, sizeof *rd);
+	pfd = calloc((size_t)workers, sizeof *pfd);
+	threads = calloc((size_t)workers, sizeof *threads);
+	if (!rd || !pfd || !threads) {
+		free(rd);
+		free(pfd);
+		free(threads);
+		munmap(q, sizeof *q);
+		return -1;
+	}
+	for (c = 0; c < workers; c++)
+		rd[c].fd = -1;
+	memset(&lw, 0, sizeof lw);
+	lw.q = q, lw.n = n, lw.fn = fn, lw.ctx = ctx, lw.bins = bins, lw.bytes = bytes;
+	pthread_mutex_init(&lw.mu, NULL);
+	lw.start = now_ms();
+	children = fork_children(rd, workers, fork_budget_ms, q, n, fn, ctx);
+	if (children == 0) {
+		pthread_mutex_destroy(&lw.mu);
+		free(rd);
+		free(pfd);
+		free(threads);
+		munmap(q, sizeof *q);
+		return -1;
+	}
+	for (c = children; c < workers; c++)
+		if (pthread_create(&threads[started], NULL, local_worker, &lw) == 0)
+			started++;
+	collect(rd, children, pfd, n, workers, timeout_ms, &lw);
 	for (c = 0; c < children; c++) {
 		if (rd[c].fd >= 0) { /* past the deadline */
 			kill(rd[c].pid, SIGKILL);
 			close(rd[c].fd);
 		}
 		free(rd[c].bin);
-		if (rd[c].pid > 0)
-			while (waitpid(rd[c].pid, NULL, 0) < 0 && errno == EINTR)
-				;
+		while (waitpid(rd[c].pid, NULL, 0) < 0 && errno == EINTR)
+			;
 	}
+	/* the jobs the killed children held are left; the local workers end with the queue */
+	for (c = 0; c < started; c++)
+		pthread_join(threads[c], NULL);
+	for (i = 0; i < n; i++)
+		done += bins[i] != NULL;
+	pthread_mutex_destroy(&lw.mu);
 	free(rd);
 	free(pfd);
+	free(threads);
+	munmap(q, sizeof *q);
 	return done;
 }

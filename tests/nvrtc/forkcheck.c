@@ -1,10 +1,12 @@
 /* Checks vkg_fork_jobs (internal/engine/vkg_fork_compile.c), the compiles of a cold plan
  * in forked children, on a machine without a GPU:
  *   forkcheck LIBNVRTC ARCH FILE.cu...
- * - the CUBINs the children send back are byte for byte those compiled in this process,
- *   with fewer children than kernels (a child compiles several) and with one each;
+ * - the CUBINs the workers send back are byte for byte those compiled in this process,
+ *   with fewer workers than kernels (a worker compiles several), with one each, and with
+ *   one child and threads of this process for the other workers (no fork budget left);
  * - a job that fails, a child that is killed and a child that hangs past the deadline each
- *   leave only their own job without a binary, the hung child is killed in time, and no
+ *   leave only their own job without a binary, the hung child is killed in time — at the
+ *   deadline, and long before it where the others answered at once (a straggler) — and no
  *   child is left unreaped and no descriptor open.
  * Exits 1 on the first failed check; make cuda-kernel-check runs it under
  * AddressSanitizer. */
@@ -54,6 +56,10 @@ int vkg_fail(vkg_status *st, int code, int native, const char *fmt, ...)
 	return code;
 }
 
+/* The compiles run by this process (its threads), not by a forked child. */
+static pid_t main_pid;
+static int local_compiles;
+
 /* Kernel i % nv.n to a CUBIN, as the engine does (vkg_nvrtc_build), bracketed likewise. */
 static int compile_one(void *ctx, int i, void **bin, size_t *bytes)
 {
@@ -61,6 +67,8 @@ static int compile_one(void *ctx, int i, void **bin, size_t *bytes)
 	nvrtcProgram p;
 	int ok;
 	(void)ctx;
+	if (getpid() == main_pid)
+		__atomic_fetch_add(&local_compiles, 1, __ATOMIC_RELAXED);
 	vkg_compile_enter();
 	ok = nv.create(&p, nv.sources[i % nv.n], "forkcheck.cu", 0, NULL, NULL) == NVRTC_SUCCESS;
 	ok = ok && nv.compile(p, 1, opts) == NVRTC_SUCCESS;
@@ -118,7 +126,7 @@ static void no_children_left(const char *what)
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "%s: a child was left unreaped", what);
 }
 
-static void check_compiles(int jobs, int children)
+static void check_compiles(int jobs, int workers, double fork_budget_ms)
 {
 	void **bins = calloc((size_t)jobs, sizeof *bins), **want = calloc((size_t)jobs, sizeof *want);
 	size_t *bytes = calloc((size_t)jobs, sizeof *bytes), *want_bytes = calloc((size_t)jobs, sizeof *want_bytes);
@@ -129,30 +137,41 @@ static void check_compiles(int jobs, int children)
 	}
 	for (i = 0; i < jobs; i++)
 		CHECK(compile_one(NULL, i, &want[i], &want_bytes[i]) == 0, "kernel %d does not compile here", i);
-	done = vkg_fork_jobs(jobs, children, compile_one, NULL, 120000, bins, bytes);
-	CHECK(done == jobs, "%d jobs on %d children: %d came back", jobs, children, done);
+	main_pid = getpid();
+	local_compiles = 0;
+	done = vkg_fork_jobs(jobs, workers, compile_one, NULL, 120000, fork_budget_ms, bins, bytes);
+	if (fork_budget_ms > 0)
+		CHECK(local_compiles == 0, "%d jobs on %d children: %d compiled in this process", jobs, workers,
+		      local_compiles);
+	else /* one child took the first job, the threads some of the others */
+		CHECK(local_compiles >= 1 && local_compiles < jobs,
+		      "%d jobs on one child and threads: %d compiled in this process", jobs, local_compiles);
+	CHECK(done == jobs, "%d jobs on %d workers: %d came back", jobs, workers, done);
 	for (i = 0; i < jobs; i++) {
 		CHECK(bins[i] && bytes[i] == want_bytes[i] && !memcmp(bins[i], want[i], bytes[i]),
-		      "%d jobs on %d children: job %d's CUBIN differs from this process's", jobs, children, i);
+		      "%d jobs on %d workers: job %d's CUBIN differs from this process's", jobs, workers, i);
 		free(bins[i]);
 		free(want[i]);
 	}
 	no_children_left("compiles");
 	CHECK(open_fds() == fds, "compiles: %d descriptors open before, %d after", fds, open_fds());
-	printf("forkcheck: %d kernels on %d children, CUBINs identical to this process's\n", jobs, children);
+	printf("forkcheck: %d kernels on %d workers (%s), CUBINs identical to this process's\n", jobs, workers,
+	       fork_budget_ms > 0 ? "children" : "one child, threads for the others");
 	free(bins);
 	free(want);
 	free(bytes);
 	free(want_bytes);
 }
 
-static void check_failures(void)
+/* The misbehaving jobs on six children; timeout_ms the deadline, and the most the call may
+ * take: the hung child must be killed by then. */
+static void check_failures(int timeout_ms, int limit_ms)
 {
 	void *bins[6] = {0};
 	size_t bytes[6] = {0};
 	int i, done, fds = open_fds();
 	double t0 = now_ms(), ms;
-	done = vkg_fork_jobs(6, 6, misbehave, NULL, 1500, bins, bytes);
+	done = vkg_fork_jobs(6, 6, misbehave, NULL, timeout_ms, 1e9, bins, bytes);
 	ms = now_ms() - t0;
 	CHECK(done == 3, "failing jobs: %d of 6 came back, want 3 (0, 4, 5)", done);
 	for (i = 0; i < 6; i++) {
@@ -165,10 +184,12 @@ static void check_failures(void)
 			      "failing jobs: job %d's answer is wrong", i);
 		free(bins[i]);
 	}
-	CHECK(ms < 10000, "failing jobs: the hung child held the caller %.0f ms (deadline 1500)", ms);
+	CHECK(ms < limit_ms, "failing jobs: the hung child held the caller %.0f ms (deadline %d, limit %d)", ms,
+	      timeout_ms, limit_ms);
 	no_children_left("failing jobs");
 	CHECK(open_fds() == fds, "failing jobs: %d descriptors open before, %d after", fds, open_fds());
-	printf("forkcheck: a failed, a killed and a hung child cost only their jobs (%.0f ms, deadline 1500)\n", ms);
+	printf("forkcheck: a failed, a killed and a hung child cost only their jobs (%.0f ms, deadline %d)\n", ms,
+	       timeout_ms);
 }
 
 int main(int argc, char **argv)
@@ -203,9 +224,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "forkcheck: cannot read %s\n", argv[3 + i]);
 			return 1;
 		}
-	check_compiles(nv.n, nv.n);
-	check_compiles(nv.n + 2, 2);
-	check_failures();
+	check_compiles(nv.n, nv.n, 1e9);
+	check_compiles(nv.n + 2, 2, 1e9);
+	check_compiles(nv.n + 1, 3, 0);
+	check_failures(1500, 10000);
+	/* the others answer at once: the hung child is a straggler long before the deadline */
+	check_failures(60000, 8000);
 	for (i = 0; i < nv.n; i++)
 		free(nv.sources[i]);
 	free(nv.sources); /* NVRTC stays loaded: its C++ runtime's pool would count as a leak */
