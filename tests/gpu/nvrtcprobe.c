@@ -350,6 +350,8 @@ int main(int argc, char **argv)
 			{"CUBIN, -Ofast-compile=mid", "--Ofast-compile=mid"},
 			{"CUBIN, -Ofast-compile=max", "--Ofast-compile=max"},
 			{"CUBIN, -minimal", "--minimal"},
+			{"CUBIN, -split-compile=0", "--split-compile=0"},
+			{"CUBIN, -split-compile=4", "--split-compile=4"},
 		};
 		for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
 			fill(jobs, ks, n, &linked, variants[v][1], 0);
