@@ -30,16 +30,30 @@
 #include "vkg.h"
 
 /* No compile may be inside the compiler while a child is forked: the child would inherit
- * the compiler's locks held by a thread it does not have. */
-static pthread_rwlock_t compile_lock = PTHREAD_RWLOCK_INITIALIZER;
+ * the compiler's locks held by a thread it does not have. The fork waits for the compiles
+ * under way, and new ones wait for the fork (writers first: other plans' compiles, one
+ * after another, would otherwise hold the fork off until all of them end). */
+static pthread_rwlock_t compile_lock;
+static pthread_once_t compile_lock_once = PTHREAD_ONCE_INIT;
 /* Set in a compile child, which inherits the lock held for writing by the thread that
  * forked it and has no other thread to wait for. */
 static int in_child;
 
+static void compile_lock_init(void)
+{
+	pthread_rwlockattr_t a;
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&compile_lock, &a);
+	pthread_rwlockattr_destroy(&a);
+}
+
 void vkg_compile_enter(void)
 {
-	if (!in_child)
-		pthread_rwlock_rdlock(&compile_lock);
+	if (in_child)
+		return;
+	pthread_once(&compile_lock_once, compile_lock_init);
+	pthread_rwlock_rdlock(&compile_lock);
 }
 
 void vkg_compile_leave(void)
@@ -211,6 +225,7 @@ static int fork_children(struct reader *rd, int want, double fork_budget_ms, str
 	 * them) may run in a process that has only this thread */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_once(&compile_lock_once, compile_lock_init);
 	pthread_rwlock_wrlock(&compile_lock);
 	for (c = 0; c < want && (c == 0 || spent < fork_budget_ms); c++) {
 		int p[2];

@@ -3,7 +3,9 @@
  *   forkcheck LIBNVRTC ARCH FILE.cu...
  * - the CUBINs the workers send back are byte for byte those compiled in this process,
  *   with fewer workers than kernels (a worker compiles several), with one each, and with
- *   one child and threads of this process for the other workers (no fork budget left);
+ *   one child and threads of this process for the other workers (no fork budget left),
+ *   and with two such calls at once from two threads (one forks while the other's
+ *   threads compile);
  * - a job that fails, a child that is killed and a child that hangs past the deadline each
  *   leave only their own job without a binary, the hung child is killed in time — at the
  *   deadline, and long before it where the others answered at once (a straggler) — and no
@@ -12,6 +14,7 @@
  * AddressSanitizer. */
 #define _GNU_SOURCE /* clock_gettime, waitpid and friends under -std=c99 */
 #include <dirent.h>
+#include <pthread.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
@@ -163,6 +166,67 @@ static void check_compiles(int jobs, int workers, double fork_budget_ms)
 	free(want_bytes);
 }
 
+/* One of two calls at once: one child and two threads each, every CUBIN compared. */
+struct concurrent_call {
+	int jobs, done, same;
+	void **want;
+	size_t *want_bytes;
+};
+
+static void *concurrent_call(void *arg)
+{
+	struct concurrent_call *c = arg;
+	void **bins = calloc((size_t)c->jobs, sizeof *bins);
+	size_t *bytes = calloc((size_t)c->jobs, sizeof *bytes);
+	int i;
+	if (!bins || !bytes) {
+		free(bins);
+		free(bytes);
+		return NULL;
+	}
+	c->done = vkg_fork_jobs(c->jobs, 3, compile_one, NULL, 120000, 0, bins, bytes);
+	c->same = 0;
+	for (i = 0; i < c->jobs; i++) {
+		c->same += bins[i] && bytes[i] == c->want_bytes[i] && !memcmp(bins[i], c->want[i], bytes[i]);
+		free(bins[i]);
+	}
+	free(bins);
+	free(bytes);
+	return NULL;
+}
+
+static void check_concurrent(int jobs)
+{
+	struct concurrent_call calls[2];
+	pthread_t t[2];
+	void **want = calloc((size_t)jobs, sizeof *want);
+	size_t *want_bytes = calloc((size_t)jobs, sizeof *want_bytes);
+	int i, fds = open_fds();
+	if (!want || !want_bytes) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	for (i = 0; i < jobs; i++)
+		CHECK(compile_one(NULL, i, &want[i], &want_bytes[i]) == 0, "kernel %d does not compile here", i);
+	for (i = 0; i < 2; i++) {
+		calls[i] = (struct concurrent_call){jobs, -1, 0, want, want_bytes};
+		CHECK(pthread_create(&t[i], NULL, concurrent_call, &calls[i]) == 0, "no thread");
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		CHECK(calls[i].done == jobs && calls[i].same == jobs,
+		      "two calls at once: call %d has %d of %d binaries, %d identical to this process's", i,
+		      calls[i].done, jobs, calls[i].same);
+	}
+	for (i = 0; i < jobs; i++)
+		free(want[i]);
+	free(want);
+	free(want_bytes);
+	no_children_left("two calls at once");
+	CHECK(open_fds() == fds, "two calls at once: %d descriptors open before, %d after", fds, open_fds());
+	printf("forkcheck: two calls at once, %d kernels each on a child and two threads, CUBINs identical\n", jobs);
+}
+
 /* The misbehaving jobs on six children; timeout_ms the deadline, and the most the call may
  * take: the hung child must be killed by then. */
 static void check_failures(int timeout_ms, int limit_ms)
@@ -227,6 +291,7 @@ int main(int argc, char **argv)
 	check_compiles(nv.n, nv.n, 1e9);
 	check_compiles(nv.n + 2, 2, 1e9);
 	check_compiles(nv.n + 1, 3, 0);
+	check_concurrent(nv.n + 2);
 	check_failures(1500, 10000);
 	/* the others answer at once: the hung child is a straggler long before the deadline */
 	check_failures(60000, 8000);
