@@ -259,9 +259,9 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st);
  * job from one queue: processes forked from this one, as many as fork within
  * fork_budget_ms (at least one), and threads of this process for the rest. A worker's fn
  * compiles job i into a malloc'd binary and returns 0. The binaries come back in bins[i]
- * (all NULL on entry; malloc'd, the caller frees) and bytes[i]; a job that failed, or whose child died, hung
- * past timeout_ms or fell far behind the first result (vkg_fork_compile.c), keeps
- * bins[i] NULL. Returns how many jobs have a binary, or -1 when no child could be forked.
+ * (all NULL on entry; malloc'd, the caller frees) and bytes[i]; a job that failed, or
+ * whose child died, hung past timeout_ms or fell far behind the first result
+ * (vkg_fork_compile.c), keeps bins[i] NULL. Returns how many jobs have a binary, or -1 when no child could be forked.
  * Every compiler call in this process is bracketed by vkg_compile_enter/leave
  * (vkg_backend.h), so that no thread is inside the compiler when a child is forked. */
 typedef int (*vkg_forked_job)(void *ctx, int i, void **bin, size_t *bytes);
