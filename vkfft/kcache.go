@@ -151,6 +151,7 @@ type KernelCacheStats struct {
 	// or in the directory's kernels/ folder, whose entries these count apart.
 	KernelsCompiled    int64 // kernels compiled from source: ahead of VkFFT's initialisation or by it
 	KernelsParallel    int64 // of those, compiled ahead, on the pool of compile jobs
+	KernelsForked      int64 // of those, compiled in forked child processes (SetCompileFork)
 	KernelsLoaded      int64 // kernels found by their source's hash instead of compiled
 	KernelsStored      int64 // kernel entries written
 	KernelsRejected    int64 // kernel entries found but not trusted
@@ -166,6 +167,7 @@ var kcacheStats struct {
 	plans                      kcacheCounters // whole plans' entries
 	kernels                    kcacheCounters // entries of kernels/
 	compiled, parallel, loaded atomic.Int64   // kernels one by one
+	forked                     atomic.Int64
 	mu                         sync.Mutex
 	last                       string
 }
@@ -187,6 +189,7 @@ func ReadKernelCacheStats() KernelCacheStats {
 		LastProblem:        last,
 		KernelsCompiled:    kcacheStats.compiled.Load(),
 		KernelsParallel:    kcacheStats.parallel.Load(),
+		KernelsForked:      kcacheStats.forked.Load(),
 		KernelsLoaded:      kcacheStats.loaded.Load(),
 		KernelsStored:      kcacheStats.kernels.stored.Load(),
 		KernelsRejected:    kcacheStats.kernels.rejected.Load(),

@@ -160,6 +160,9 @@ func (r *kernelReuse) Load(k *engine.SourceKernel) []byte {
 	return bin
 }
 
+// Forked implements engine.KernelReuse.
+func (r *kernelReuse) Forked(n int) { kcacheStats.forked.Add(int64(n)) }
+
 // Keep implements engine.KernelReuse.
 func (r *kernelReuse) Keep(k *engine.SourceKernel, bin []byte, ahead bool) {
 	kcacheStats.compiled.Add(1)

@@ -46,12 +46,13 @@ func krNeed(t *testing.T) {
 }
 
 // krCounts is the change of the kernel counters between two readings.
-type krCounts struct{ compiled, parallel, loaded, stored, rejected int64 }
+type krCounts struct{ compiled, parallel, forked, loaded, stored, rejected int64 }
 
 func krDelta(before, after KernelCacheStats) krCounts {
 	return krCounts{
 		compiled: after.KernelsCompiled - before.KernelsCompiled,
 		parallel: after.KernelsParallel - before.KernelsParallel,
+		forked:   after.KernelsForked - before.KernelsForked,
 		loaded:   after.KernelsLoaded - before.KernelsLoaded,
 		stored:   after.KernelsStored - before.KernelsStored,
 		rejected: after.KernelsRejected - before.KernelsRejected,
@@ -313,6 +314,7 @@ func TestKernelReuseBitwise(t *testing.T) {
 			got, d = krRun(t, p)
 			require.Equal(t, want, got, "compiled several at once")
 			require.Equal(t, d.compiled, d.parallel)
+			require.Zero(t, d.forked, "compiled in children with the fork off")
 			n := d.compiled
 
 			krDropPlans(t, dir)
@@ -330,6 +332,23 @@ func TestKernelReuseBitwise(t *testing.T) {
 			got, d = krRun(t, p)
 			require.Equal(t, want, got, "the whole plan from disk")
 			require.Equal(t, krCounts{}, d)
+
+			// in forked children: NVRTC's compiles only (OpenCL's compiler is the driver's)
+			krFresh(t, 4)
+			KernelCache().SetCompileFork(true)
+			t.Cleanup(func() { compileForkSetting.Store(0) })
+			got, fd := krRun(t, p)
+			compileForkSetting.Store(0)
+			require.Equal(t, want, got, "compiled in forked children")
+			require.Equal(t, n, fd.compiled)
+			require.Equal(t, fd.compiled, fd.parallel)
+			if CurrentBackend() == CUDA && n > 1 {
+				// all of them unless the forks ran past their time budget
+				require.Positive(t, fd.forked, "no kernel compiled in a child")
+				require.LessOrEqual(t, fd.forked, n)
+			} else {
+				require.Zero(t, fd.forked, "one kernel, or a backend that does not fork")
+			}
 		})
 	}
 }

@@ -141,6 +141,7 @@ type cacheChildResult struct {
 	Stored    int64
 	Compiled  int64 // kernels compiled one by one (ahead or by VkFFT)
 	Parallel  int64 // of those, ahead on the pool
+	Forked    int64 // of those, in forked child processes
 	Loaded    int64 // kernels found by their source
 	Sum       string
 	Device    string
@@ -317,7 +318,8 @@ func cacheBenchChild(args []string) error {
 	// the counters of the timed build (the plan cache's first build below loads from disk too)
 	ks := vkfft.KernelCache().Stats()
 	r.Hits, r.Misses, r.Rejected, r.Stored, r.Problem = ks.Hits, ks.Misses, ks.Rejected, ks.Stored, ks.LastProblem
-	r.Compiled, r.Parallel, r.Loaded = ks.KernelsCompiled, ks.KernelsParallel, ks.KernelsLoaded
+	r.Compiled, r.Parallel, r.Forked, r.Loaded = ks.KernelsCompiled, ks.KernelsParallel, ks.KernelsForked,
+		ks.KernelsLoaded
 	if *mode == "disk" {
 		if s.double {
 			r.MemoryNs, err = cacheMemoryHit[complex128](d, cfg)

@@ -26,6 +26,7 @@ type coldKernelsRow struct {
 	ParallelMs float64 // kernels compiled several at once, empty cache
 	Compiled   int64   // kernels compiled in that build
 	Parallel   int64   // of those, compiled ahead on the pool
+	Forked     int64   // of those, in forked child processes (VKFFTGO_COMPILE_FORK)
 	SourceMs   float64 // fresh process, every kernel found by its source
 	Loaded     int64   // kernels it found
 	Identical  bool    // the three results agree bit for bit
@@ -36,7 +37,8 @@ type cacheChild func(mode string, s benchSpec, dir string, env ...string) (cache
 // coldKernels measures s's serial build and the build from kernels by source, next to
 // cold, the build in dir with kernels compiled several at once.
 func coldKernels(child cacheChild, s benchSpec, dir string, cold cacheChildResult) (*coldKernelsRow, error) {
-	row := &coldKernelsRow{ParallelMs: cold.PlanMs, Compiled: cold.Compiled, Parallel: cold.Parallel}
+	row := &coldKernelsRow{ParallelMs: cold.PlanMs, Compiled: cold.Compiled, Parallel: cold.Parallel,
+		Forked: cold.Forked}
 	if cold.Compiled == 0 {
 		return row, errors.New("the cold build compiled no kernel one by one: kernel reuse is off (" +
 			vkfft.EnvCompileJobs + "=off?) or not in this build (Vulkan)")
@@ -100,9 +102,9 @@ func kernelFolder(dir string) (string, error) {
 
 func printColdKernels(rows []cacheBenchRow) {
 	fmt.Printf("\ncold plans kernel by kernel: serial = VkFFT alone (VKFFTGO_COMPILE_JOBS=off), parallel = %d "+
-		"compile jobs, by source = a fresh process finding every kernel by its source's hash\n",
-		vkfft.KernelCache().CompileJobs())
-	fmt.Printf("%-20s %10s %12s %8s %10s %13s %6s %10s\n", "shape", "serial ms", "parallel ms", "speedup",
+		"compile jobs (forked children: %v), by source = a fresh process finding every kernel by its source's hash; "+
+		"kernels = compiled (ahead, in children)\n", vkfft.KernelCache().CompileJobs(), vkfft.KernelCache().CompileFork())
+	fmt.Printf("%-20s %10s %12s %8s %12s %13s %6s %10s\n", "shape", "serial ms", "parallel ms", "speedup",
 		"kernels", "by source ms", "found", "identical")
 	for _, r := range rows {
 		k := r.Kernels
@@ -113,8 +115,8 @@ func printColdKernels(rows []cacheBenchRow) {
 		if k.ParallelMs > 0 {
 			speedup = k.SerialMs / k.ParallelMs
 		}
-		fmt.Printf("%-20s %10.1f %12.1f %8.2f %10s %13.1f %6d %10v\n", r.Shape, k.SerialMs, k.ParallelMs, speedup,
-			fmt.Sprintf("%d (%d)", k.Compiled, k.Parallel), k.SourceMs, k.Loaded, k.Identical)
+		fmt.Printf("%-20s %10.1f %12.1f %8.2f %12s %13.1f %6d %10v\n", r.Shape, k.SerialMs, k.ParallelMs, speedup,
+			fmt.Sprintf("%d (%d, %d)", k.Compiled, k.Parallel, k.Forked), k.SourceMs, k.Loaded, k.Identical)
 	}
 }
 

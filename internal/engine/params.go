@@ -101,6 +101,8 @@ type KernelReuse interface {
 	// where the backend allows it (NVRTC's compiles on threads of one process wait on
 	// each other; in processes they do not).
 	Fork() bool
+	// Forked is told how many of the kernels kept ahead were compiled in forked children.
+	Forked(n int)
 }
 
 // StageParams is what a plan does besides a plain transform (struct vkg_plan_stages):

@@ -76,7 +76,7 @@ func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r Kern
 		for i, j := range todo {
 			ptrs[i] = j.k
 		}
-		compileForked(d, ptrs, jobs)
+		r.Forked(compileForked(d, ptrs, jobs))
 		left := todo[:0]
 		for _, j := range todo {
 			if j.k.binary != nil && j.k.binary_bytes > 0 {
@@ -108,15 +108,17 @@ func prepareKernels(d Device, cp *C.vkg_plan_params, s *C.vkg_kernel_set, r Kern
 
 // compileForked compiles ks on up to jobs workers, child processes forked from this one
 // (where the backend can) and threads where forking grows costly, each binary stored in its
-// kernel; those left without one compile here.
-func compileForked(d Device, ks []*C.vkg_src_kernel, jobs int) {
+// kernel; those left without one compile here. It returns how many the children compiled.
+func compileForked(d Device, ks []*C.vkg_src_kernel, jobs int) int {
 	arr := (**C.vkg_src_kernel)(C.malloc(C.size_t(len(ks)) * C.size_t(unsafe.Sizeof(ks[0]))))
 	if arr == nil {
-		return
+		return 0
 	}
 	defer C.free(unsafe.Pointer(arr))
 	copy(unsafe.Slice(arr, len(ks)), ks)
-	C.vkg_kernels_compile_forked(cdev(d), arr, C.int(len(ks)), C.int(jobs))
+	var forked C.int
+	C.vkg_kernels_compile_forked(cdev(d), arr, C.int(len(ks)), C.int(jobs), &forked)
+	return int(forked)
 }
 
 // keepInitKernels hands r the kernels VkFFT compiled itself during creation.

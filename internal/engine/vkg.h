@@ -261,17 +261,20 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st);
  * compiles job i into a malloc'd binary and returns 0. The binaries come back in bins[i]
  * (all NULL on entry; malloc'd, the caller frees) and bytes[i]; a job that failed, or
  * whose child died, hung past timeout_ms or fell far behind the first result
- * (vkg_fork_compile.c), keeps bins[i] NULL. Returns how many jobs have a binary, or -1 when no child could be forked.
+ * (vkg_fork_compile.c), keeps bins[i] NULL. Returns how many jobs have a binary
+ * (*from_children of them sent by children; NULL allowed), or -1 when no child could be
+ * forked.
  * Every compiler call in this process is bracketed by vkg_compile_enter/leave
  * (vkg_backend.h), so that no thread is inside the compiler when a child is forked. */
 typedef int (*vkg_forked_job)(void *ctx, int i, void **bin, size_t *bytes);
 int vkg_fork_jobs(int n, int workers, vkg_forked_job fn, void *ctx, int timeout_ms, double fork_budget_ms,
-		  void **bins, size_t *bytes);
+		  void **bins, size_t *bytes, int *from_children);
 
 /* vkg_kernels_compile_forked compiles ks[0..n) (CUDA: NVRTC) on up to `workers` workers of
  * vkg_fork_jobs, each binary stored in its kernel; the kernels left without one are for
- * vkg_kernel_compile. Returns how many were compiled (0 where forking is unsupported). */
-int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers);
+ * vkg_kernel_compile. Returns how many were compiled (0 where forking is unsupported),
+ * *forked of them in children. */
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers, int *forked);
 
 /* Waits for the plan's work on every queue, then frees it. */
 void vkg_plan_destroy(vkg_plan *plan);

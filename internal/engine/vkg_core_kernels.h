@@ -690,12 +690,13 @@ static int vkg_compile_job(void *ctx, int i, void **bin, size_t *bytes)
  * places. A child gains about half a compile (≈100 ms) over a thread. */
 #define VKG_FORK_BUDGET_MS 25.0
 
-int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers)
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers, int *forked)
 {
 	vkg_native native;
 	void **bins;
 	size_t *bytes;
 	int i, done = 0;
+	*forked = 0;
 	if (n <= 0 || vkg_forked())
 		return 0;
 	vkg_device_native(dev, &native);
@@ -704,7 +705,7 @@ int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int 
 	bytes = calloc((size_t)n, sizeof *bytes);
 	if (bins && bytes &&
 	    vkg_fork_jobs(n, workers, vkg_compile_job, ks, VKG_FORKED_COMPILE_TIMEOUT_MS, VKG_FORK_BUDGET_MS, bins,
-			  bytes) > 0)
+			  bytes, forked) > 0)
 		for (i = 0; i < n; i++)
 			if (bins[i]) {
 				free(ks[i]->binary);
@@ -740,12 +741,13 @@ int vkg_kernel_compile(vkg_device *dev, vkg_src_kernel *k, vkg_status *st)
 #if VKFFT_BACKEND != 1
 /* Only NVRTC compiles in this process: OpenCL's compiler is the driver's, whose threads a
  * forked child would not have, and Vulkan compiles inside VkFFT. */
-int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers)
+int vkg_kernels_compile_forked(vkg_device *dev, vkg_src_kernel **ks, int n, int workers, int *forked)
 {
 	(void)dev;
 	(void)ks;
 	(void)n;
 	(void)workers;
+	*forked = 0;
 	return 0;
 }
 #endif

@@ -188,6 +188,7 @@ struct local_workers {
 	size_t *bytes;
 	double start;
 	double first_result; /* ms after start of the first binary made here; 0: none yet */
+	int from_children;   /* binaries the children sent */
 	pthread_mutex_t mu;
 };
 
@@ -297,8 +298,11 @@ static void collect(struct reader *rd, int children, struct pollfd *pfd, int n, 
 				continue;
 			pthread_mutex_lock(&lw->mu); /* bins is shared with the local workers */
 			got = read_some(&rd[c], n, lw->bins, lw->bytes);
-			if (got > 0 && lw->bins[rd[c].h.job] && lw->first_result == 0)
-				lw->first_result = now_ms() - lw->start;
+			if (got > 0 && lw->bins[rd[c].h.job]) {
+				lw->from_children++;
+				if (lw->first_result == 0)
+					lw->first_result = now_ms() - lw->start;
+			}
 			pthread_mutex_unlock(&lw->mu);
 			if (got < 0) {
 				close(rd[c].fd);
@@ -310,7 +314,7 @@ static void collect(struct reader *rd, int children, struct pollfd *pfd, int n, 
 }
 
 int vkg_fork_jobs(int n, int workers, vkg_forked_job fn, void *ctx, int timeout_ms, double fork_budget_ms,
-		  void **bins, size_t *bytes)
+		  void **bins, size_t *bytes, int *from_children)
 {
 	struct reader *rd;
 	struct pollfd *pfd;
@@ -318,6 +322,8 @@ int vkg_fork_jobs(int n, int workers, vkg_forked_job fn, void *ctx, int timeout_
 	struct local_workers lw;
 	pthread_t *threads;
 	int c, i, children, started = 0, done = 0;
+	if (from_children)
+		*from_children = 0;
 	if (n <= 0)
 		return 0;
 	if (workers > n)
@@ -371,6 +377,8 @@ int vkg_fork_jobs(int n, int workers, vkg_forked_job fn, void *ctx, int timeout_
 		pthread_join(threads[c], NULL);
 	for (i = 0; i < n; i++)
 		done += bins[i] != NULL;
+	if (from_children)
+		*from_children = lw.from_children;
 	pthread_mutex_destroy(&lw.mu);
 	free(rd);
 	free(pfd);

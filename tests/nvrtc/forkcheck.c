@@ -133,7 +133,7 @@ static void check_compiles(int jobs, int workers, double fork_budget_ms)
 {
 	void **bins = calloc((size_t)jobs, sizeof *bins), **want = calloc((size_t)jobs, sizeof *want);
 	size_t *bytes = calloc((size_t)jobs, sizeof *bytes), *want_bytes = calloc((size_t)jobs, sizeof *want_bytes);
-	int i, done, fds = open_fds();
+	int i, done, from_children = -1, fds = open_fds();
 	if (!bins || !want || !bytes || !want_bytes) {
 		CHECK(0, "out of memory");
 		return;
@@ -142,13 +142,15 @@ static void check_compiles(int jobs, int workers, double fork_budget_ms)
 		CHECK(compile_one(NULL, i, &want[i], &want_bytes[i]) == 0, "kernel %d does not compile here", i);
 	main_pid = getpid();
 	local_compiles = 0;
-	done = vkg_fork_jobs(jobs, workers, compile_one, NULL, 120000, fork_budget_ms, bins, bytes);
+	done = vkg_fork_jobs(jobs, workers, compile_one, NULL, 120000, fork_budget_ms, bins, bytes, &from_children);
 	if (fork_budget_ms > 0)
-		CHECK(local_compiles == 0, "%d jobs on %d children: %d compiled in this process", jobs, workers,
-		      local_compiles);
+		CHECK(local_compiles == 0 && from_children == jobs,
+		      "%d jobs on %d children: %d compiled in this process, %d sent by children", jobs, workers,
+		      local_compiles, from_children);
 	else /* one child took the first job, the threads some of the others */
-		CHECK(local_compiles >= 1 && local_compiles < jobs,
-		      "%d jobs on one child and threads: %d compiled in this process", jobs, local_compiles);
+		CHECK(local_compiles >= 1 && local_compiles < jobs && from_children == jobs - local_compiles,
+		      "%d jobs on one child and threads: %d compiled in this process, %d sent by the child", jobs,
+		      local_compiles, from_children);
 	CHECK(done == jobs, "%d jobs on %d workers: %d came back", jobs, workers, done);
 	for (i = 0; i < jobs; i++) {
 		CHECK(bins[i] && bytes[i] == want_bytes[i] && !memcmp(bins[i], want[i], bytes[i]),
@@ -184,7 +186,7 @@ static void *concurrent_call(void *arg)
 		free(bytes);
 		return NULL;
 	}
-	c->done = vkg_fork_jobs(c->jobs, 3, compile_one, NULL, 120000, 0, bins, bytes);
+	c->done = vkg_fork_jobs(c->jobs, 3, compile_one, NULL, 120000, 0, bins, bytes, NULL);
 	c->same = 0;
 	for (i = 0; i < c->jobs; i++) {
 		c->same += bins[i] && bytes[i] == c->want_bytes[i] && !memcmp(bins[i], c->want[i], bytes[i]);
@@ -233,11 +235,12 @@ static void check_failures(int timeout_ms, int limit_ms)
 {
 	void *bins[6] = {0};
 	size_t bytes[6] = {0};
-	int i, done, fds = open_fds();
+	int i, done, from_children = -1, fds = open_fds();
 	double t0 = now_ms(), ms;
-	done = vkg_fork_jobs(6, 6, misbehave, NULL, timeout_ms, 1e9, bins, bytes);
+	done = vkg_fork_jobs(6, 6, misbehave, NULL, timeout_ms, 1e9, bins, bytes, &from_children);
 	ms = now_ms() - t0;
-	CHECK(done == 3, "failing jobs: %d of 6 came back, want 3 (0, 4, 5)", done);
+	CHECK(done == 3 && from_children == 3, "failing jobs: %d of 6 came back (%d from children), want 3 (0, 4, 5)",
+	      done, from_children);
 	for (i = 0; i < 6; i++) {
 		char want[32];
 		snprintf(want, sizeof want, "job %d", i);
