@@ -122,7 +122,9 @@ func vkgcgo_kernel_cache_get_stats(stats *C.vkfftgo_kernel_cache_stats) (rc C.vk
 	if stats == nil {
 		return fail(fn, errNull("stats"))
 	}
-	if err := checkStatsSize(uintptr(stats.size), C.sizeof_vkfftgo_kernel_cache_stats, "VKFFTGO_KERNEL_CACHE_STATS_INIT"); err != nil {
+	// a struct of the header before the kernel counters is filled up to max_bytes
+	withKernels := uintptr(stats.size) >= C.sizeof_vkfftgo_kernel_cache_stats
+	if err := checkStatsSize(uintptr(stats.size), kernelCacheStatsV1Size, "VKFFTGO_KERNEL_CACHE_STATS_INIT"); err != nil {
 		return fail(fn, err)
 	}
 	kc := vkfft.KernelCache()
@@ -134,8 +136,16 @@ func vkgcgo_kernel_cache_get_stats(stats *C.vkfftgo_kernel_cache_stats) (rc C.vk
 	stats.hits, stats.misses, stats.rejected = C.int64_t(st.Hits), C.int64_t(st.Misses), C.int64_t(st.Rejected)
 	stats.stored, stats.store_errors, stats.evicted = C.int64_t(st.Stored), C.int64_t(st.StoreErrors), C.int64_t(st.Evicted)
 	stats.entries, stats.bytes, stats.max_bytes = C.int64_t(info.Entries), C.int64_t(info.Bytes), C.int64_t(info.MaxBytes)
+	if withKernels {
+		stats.kernels_compiled, stats.kernels_parallel = C.int64_t(st.KernelsCompiled), C.int64_t(st.KernelsParallel)
+		stats.kernels_forked, stats.kernels_loaded = C.int64_t(st.KernelsForked), C.int64_t(st.KernelsLoaded)
+	}
 	return C.VKFFTGO_SUCCESS
 }
+
+// kernelCacheStatsV1Size is vkfftgo_kernel_cache_stats up to max_bytes, the struct before
+// the kernel counters.
+var kernelCacheStatsV1Size = unsafe.Offsetof(C.vkfftgo_kernel_cache_stats{}.kernels_compiled)
 
 //export vkgcgo_kernel_cache_clear
 func vkgcgo_kernel_cache_clear(removed *C.int64_t) (rc C.vkfftgo_status) {

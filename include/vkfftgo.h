@@ -582,8 +582,15 @@ typedef struct vkfftgo_kernel_cache_stats {
 	int64_t evicted;       /* entries removed to stay under max_bytes */
 	int64_t entries, bytes; /* the directory now */
 	int64_t max_bytes;
+	/* ---- a plan's kernels one by one, found by their source's hash (a struct ending
+	 * above still works: these are then left alone) ---- */
+	int64_t kernels_compiled; /* compiled from source, ahead of VkFFT or by it */
+	int64_t kernels_parallel; /* of those, ahead on the pool of compile jobs */
+	int64_t kernels_forked;   /* of those, in forked child processes (VKFFTGO_COMPILE_FORK) */
+	int64_t kernels_loaded;   /* found by their source instead of compiled */
 } vkfftgo_kernel_cache_stats;
-#define VKFFTGO_KERNEL_CACHE_STATS_INIT { (uint32_t)sizeof(vkfftgo_kernel_cache_stats), 0u, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define VKFFTGO_KERNEL_CACHE_STATS_INIT \
+	{ (uint32_t)sizeof(vkfftgo_kernel_cache_stats), 0u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 #ifndef VKFFTGO_NO_PROTOTYPES
 /* Leases a plan of desc from the device's cache (building it on a miss). */

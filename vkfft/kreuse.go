@@ -67,9 +67,10 @@ func (*KernelCacheControl) CompileJobs() int {
 }
 
 // EnvCompileFork says where a plan's kernels compile under CUDA: "on" in child processes
-// forked from this one, one per job, each running only its compile (NVRTC's compiles on
-// threads of one process wait on each other; in processes they do not); "off" on
-// threads of this process. Unset (or anything else), compileForkDefault.
+// forked from this one, each running only compiles (NVRTC's compiles on threads of one
+// process wait on each other; in processes they do not), with threads taking the places
+// of the children not forked once fork() has used its time budget; "off" on threads of
+// this process. Unset (or anything else), compileForkDefault.
 const EnvCompileFork = "VKFFTGO_COMPILE_FORK"
 
 // compileForkDefault is off until forked compiles have been timed and checked on a GPU

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <complex.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -270,7 +271,7 @@ static void test_kernel_cache(void)
 	int enabled = -1;
 	int64_t removed = -1;
 	vkfftgo_kernel_cache_stats st = VKFFTGO_KERNEL_CACHE_STATS_INIT, bad = VKFFTGO_KERNEL_CACHE_STATS_INIT;
-	int64_t stored;
+	int64_t stored, kernels;
 	if (!dir)
 		FAIL("mkdtemp");
 	CHECK(vkfftgo_kernel_cache_set_dir(dir));
@@ -282,6 +283,7 @@ static void test_kernel_cache(void)
 	if (st.max_bytes != 64 << 20 || st.entries != 0)
 		FAIL("max_bytes %lld entries %lld", (long long)st.max_bytes, (long long)st.entries);
 	stored = st.stored;
+	kernels = st.kernels_compiled + st.kernels_loaded;
 	/* contains: not before the plan was built once, yes after; a plan of another shape no */
 	vkfftgo_plan_desc d44 = VKFFTGO_PLAN_DESC_INIT, d46 = VKFFTGO_PLAN_DESC_INIT, bad_desc = VKFFTGO_PLAN_DESC_INIT;
 	int cached = -1;
@@ -308,6 +310,22 @@ static void test_kernel_cache(void)
 	if (st.stored != stored + 1 || st.entries != 1 || st.bytes <= 0)
 		FAIL("after a plan: stored %lld (was %lld), entries %lld, bytes %lld", (long long)st.stored,
 		     (long long)stored, (long long)st.entries, (long long)st.bytes);
+	/* its kernels one by one, compiled or found by their source; OpenCL's never in children */
+	if (st.kernels_compiled + st.kernels_loaded <= kernels || st.kernels_parallel > st.kernels_compiled ||
+	    st.kernels_forked != 0)
+		FAIL("kernel counters after a plan: compiled %lld + loaded %lld (was %lld), parallel %lld, forked %lld",
+		     (long long)st.kernels_compiled, (long long)st.kernels_loaded, (long long)kernels,
+		     (long long)st.kernels_parallel, (long long)st.kernels_forked);
+	{ /* a struct of the header before the kernel counters: filled up to max_bytes, no further */
+		vkfftgo_kernel_cache_stats old = VKFFTGO_KERNEL_CACHE_STATS_INIT;
+		old.size = (uint32_t)offsetof(vkfftgo_kernel_cache_stats, kernels_compiled);
+		old.kernels_compiled = -7;
+		CHECK(vkfftgo_kernel_cache_get_stats(&old));
+		if (old.stored != st.stored || old.max_bytes != st.max_bytes || old.kernels_compiled != -7)
+			FAIL("an older struct: stored %lld (want %lld), max_bytes %lld, kernels_compiled %lld (want -7)",
+			     (long long)old.stored, (long long)st.stored, (long long)old.max_bytes,
+			     (long long)old.kernels_compiled);
+	}
 	check_forward(dev, NULL, 44, "kernel cache hit");
 	CHECK(vkfftgo_kernel_cache_get_stats(&st));
 	if (st.hits < 1)
